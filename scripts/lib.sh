@@ -30,12 +30,13 @@ stock_kernel_release() {
 }
 
 # debug_kernel_dir: the cache directory of the debug kernel for the committed
-# config fragment and the installed linux-source version (it may not be built).
+# config fragment and the installed linux-source version (it may not be built):
+# a build is reused while both are unchanged.
 debug_kernel_dir() {
 	local ver key
 	ver=$(dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null) || return 1
-	key=$( { echo "$ver"; cat "$WQPORT_TOP/scripts/debug-kernel.config" \
-		"$WQPORT_TOP/scripts/build-debug-kernel"; } | sha256sum | cut -c1-16)
+	key=$( { echo "$ver"; cat "$WQPORT_TOP/scripts/debug-kernel.config"; } |
+		sha256sum | cut -c1-16)
 	echo "$WQPORT_CACHE/debug-kernel-$key"
 }
 

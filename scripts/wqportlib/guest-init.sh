@@ -1,9 +1,13 @@
 #!/bin/sh
 # wqport guest /init: runs inside the QEMU guest from the test initramfs.
-# Loads wqcompat.ko and the modules under test, runs the optional scenario
-# script, unloads everything, asks kmemleak (debug kernel), and reports the
-# verdict to the host through QEMU's isa-debug-exit port (/dev/port 0xf4).
-# Host and guest speak through console lines that start with "wqport:".
+# Loads the modules (wqcompat.ko first), runs the optional scenario script,
+# unloads everything in reverse order, asks kmemleak (debug kernel), and
+# reports that it reached the end through QEMU's isa-debug-exit port.
+#
+# Its KTAP: one top-level result per load, per KUnit suite (printed by the
+# kernel while the module loads), for the scenario, and per unload.  Test
+# numbers are 0 here: the host numbers the top level of the whole run.
+# Other lines for the host start with "wqport: ".
 /bin/busybox --install -s /bin
 export PATH=/bin
 mount -t proc proc /proc
@@ -13,36 +17,39 @@ mount -t debugfs debugfs /sys/kernel/debug
 . /etc/wqport.conf
 
 say() { echo "wqport: $*"; }
-# exit code seen by the host: (value << 1) | 1; 0x10 = the guest ran to the end
+result() { if [ "$1" -eq 0 ]; then echo "ok 0 $2"; else echo "not ok 0 $2"; fi; }
+# QEMU exits with (value << 1) | 1; 0x10 = the guest ran to the end.
 leave() {
-	sync
 	printf "\\$(printf %03o "$1")" | dd of=/dev/port bs=1 seek=244 count=1 2>/dev/null
 	poweroff -f
 }
 
 say begin
-n=0
 loaded=
 for m in $MODULES; do
-	if insmod "/modules/$m"; then
-		loaded="${m%.ko} $loaded"
-	else
-		say "insmod-failed $m"
-	fi
+	insmod "/modules/$m"
+	rc=$?
+	result $rc "load $m"
+	[ $rc -ne 0 ] || loaded="${m%.ko} $loaded"
 done
 
 if [ -x /scenario ]; then
-	n=$((SUITES + 1))
 	echo "    KTAP version 1"
 	echo "    # Subtest: scenario"
 	/scenario > /tmp/scenario.out 2>&1
 	rc=$?
 	sed 's/^/    /' /tmp/scenario.out
-	if [ $rc -eq 0 ]; then echo "ok $n scenario"; else echo "not ok $n scenario # exit status $rc"; fi
+	result $rc scenario
 fi
 
 for m in $loaded; do
-	rmmod "$m" || say "rmmod-failed $m"
+	mod=$(echo "$m" | tr - _)
+	if [ ! -d "/sys/module/$mod" ]; then
+		echo "ok 0 unload $m.ko # SKIP the scenario unloaded it"
+		continue
+	fi
+	rmmod "$mod"
+	result $? "unload $m.ko"
 done
 
 if [ -e /sys/kernel/debug/kmemleak ]; then

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# Included by each suite's Kbuild (tests/kunit/NAME/Kbuild): the legacy overlay
+# Included by the Kbuild of every test module directory: the legacy overlay
 # headers come ahead of the kernel's, and on a kernel without KUnit (Debian's
 # stock kernel) so does kunit-lite's <kunit/test.h>.
-NOSTDINC_FLAGS += -I$(src)/../../../compat/include
+wqport_top := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../..)
+NOSTDINC_FLAGS += -I$(wqport_top)/compat/include
 ifndef CONFIG_KUNIT
-NOSTDINC_FLAGS += -I$(src)/../../kunit-lite/include
+NOSTDINC_FLAGS += -I$(wqport_top)/tests/kunit-lite/include
 endif

@@ -62,7 +62,7 @@ struct kunit {
 #define KUNIT_CASE(test_name) { .run_case = test_name, .name = #test_name }
 
 #define kunit_printk(lvl, test, fmt, ...) \
-	printk(lvl "\t# %s: " fmt "\n", (test)->name, ##__VA_ARGS__)
+	printk(lvl "    # %s: " fmt "\n", (test)->name, ##__VA_ARGS__)
 #define kunit_info(test, fmt, ...) kunit_printk(KERN_INFO, test, fmt, ##__VA_ARGS__)
 #define kunit_warn(test, fmt, ...) kunit_printk(KERN_WARNING, test, fmt, ##__VA_ARGS__)
 #define kunit_err(test, fmt, ...) kunit_printk(KERN_ERR, test, fmt, ##__VA_ARGS__)
@@ -95,7 +95,7 @@ static inline void kunit_lite_free_all(struct kunit *test)
 static inline void kunit_lite_fail(struct kunit *test, bool abort,
 				   const char *file, int line, const char *what)
 {
-	pr_info("\t# %s: %s FAILED at %s:%d\n\t%s\n", test->name,
+	pr_info("    # %s: %s FAILED at %s:%d\n    %s\n", test->name,
 		abort ? "ASSERTION" : "EXPECTATION", file, line, what);
 	test->status = KUNIT_LITE_FAIL;
 	if (abort)
@@ -193,12 +193,12 @@ static inline int kunit_lite_run_suite(struct kunit_suite *suite, int number)
 
 	for (c = suite->test_cases; c->run_case; c++)
 		total++;
-	pr_info("\tKTAP version 1\n");
-	pr_info("\t# Subtest: %s\n", suite->name);
-	pr_info("\t1..%d\n", total);
+	pr_info("    KTAP version 1\n");
+	pr_info("    # Subtest: %s\n", suite->name);
+	pr_info("    1..%d\n", total);
 	if (suite->suite_init && suite->suite_init(suite)) {
 		for (c = suite->test_cases; c->run_case; c++)
-			pr_info("\tnot ok %d %s\n", ++n, c->name);
+			pr_info("    not ok %d %s\n", ++n, c->name);
 		pr_info("not ok %d %s\n", number, suite->name);
 		return -EFAULT;
 	}
@@ -224,10 +224,10 @@ static inline int kunit_lite_run_suite(struct kunit_suite *suite, int number)
 		kunit_lite_free_all(&test);
 		c->status = test.status;
 		if (test.status == KUNIT_LITE_SKIP)
-			pr_info("\tok %d %s # SKIP %s\n", ++n, c->name,
+			pr_info("    ok %d %s # SKIP %s\n", ++n, c->name,
 				test.skip_reason);
 		else
-			pr_info("\t%s %d %s\n",
+			pr_info("    %s %d %s\n",
 				test.status == KUNIT_LITE_FAIL ? "not ok" : "ok",
 				++n, c->name);
 		failed += test.status == KUNIT_LITE_FAIL;

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+"""make check: run every suite of tests/suites, count with kunit.py's parser.
+
+Each suite prints one KTAP document, kept in build/check/NAME.ktap.  The
+counts are kunit_parser's: test cases (leaves) passed, failed (crashed and
+failed), skipped; a suite whose command fails without a failed case counts one
+failure more.  Ends with one line per suite and the total line CI reads:
+`N passed, N failed, N skipped`.
+"""
+import io
+import os
+import subprocess
+import sys
+import time
+
+from . import paths
+
+
+def parse(text):
+    sys.path.insert(0, paths.kunit_tool_dir())
+    import kunit_parser   # noqa: E402
+    import kunit_printer  # noqa: E402
+    kunit_printer.stdout._output = io.StringIO()
+    kunit_printer.stdout._use_color = False
+    return kunit_parser.parse_run_tests(text.splitlines())
+
+
+def run_suite(name, cmd, outdir):
+    start = time.time()
+    print(f'check: {name}: {" ".join(cmd)}', file=sys.stderr, flush=True)
+    proc = subprocess.run(cmd, cwd=paths.TOP, stdout=subprocess.PIPE,
+                          stdin=subprocess.DEVNULL, text=True, check=False)
+    with open(os.path.join(outdir, name + '.ktap'), 'w') as f:
+        f.write(proc.stdout)
+    test = parse(proc.stdout)
+    c = test.counts
+    passed, failed, skipped = c.passed, c.failed + c.crashed, c.skipped
+    if (proc.returncode or c.errors) and not failed:
+        failed = 1
+    for line in proc.stdout.splitlines():
+        if line.startswith('not ok') or (line.startswith('    not ok')):
+            print(f'check: {name}: {line.strip()}', file=sys.stderr)
+    return passed, failed, skipped, time.time() - start
+
+
+def main(argv):
+    only = set(argv)
+    suites = []
+    with open(os.path.join(paths.TOP, 'tests', 'suites')) as f:
+        for line in f:
+            words = line.split()
+            if words and not words[0].startswith('#'):
+                suites.append((words[0], words[1:]))
+    outdir = os.path.join(paths.BUILD, 'check')
+    os.makedirs(outdir, exist_ok=True)
+    rows, total = [], [0, 0, 0]
+    for name, cmd in suites:
+        if only and name not in only:
+            continue
+        p, f, s, secs = run_suite(name, cmd, outdir)
+        rows.append(f'{name}: {p} passed, {f} failed, {s} skipped ({secs:.0f} s)')
+        print('check: ' + rows[-1], file=sys.stderr, flush=True)
+        total = [total[0] + p, total[1] + f, total[2] + s]
+    print()
+    for row in rows:
+        print(row)
+    print(f'{total[0]} passed, {total[1]} failed, {total[2]} skipped')
+    return 1 if total[1] else 0

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Command line of scripts/wqport."""
+import argparse
+import sys
+
+from . import cmd_test
+from .paths import WqportError
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog='wqport', description=(
+        'Carry legacy deferred-work drivers (2.4 task queues, the 2.6.0-2.6.19 '
+        'workqueue API) onto modern kernels.'))
+    sub = parser.add_subparsers(dest='command', metavar='COMMAND')
+    for mod in (cmd_test,):
+        mod.add_parser(sub)
+    args = parser.parse_args(argv)
+    if not getattr(args, 'func', None):
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.func(args)
+    except WqportError as e:
+        print(f'wqport {args.command}: error: {e}', file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0
+"""wqport test: run modules in a real kernel under QEMU and judge the run."""
+import argparse
+import os
+import sys
+import time
+
+from . import elf, initramfs, ktap, logscan, paths, qemu
+from .paths import InfraError, WqportError
+
+# Exit statuses, one per outcome (docs/architecture.md).
+PASS, TEST_FAILURE, USAGE, FINDINGS, CRASH, TIMEOUT, INFRA = 0, 1, 2, 3, 4, 5, 6
+OUTCOME = {PASS: 'pass', TEST_FAILURE: 'test failure', FINDINGS: 'kernel-log findings',
+           CRASH: 'kernel crash', TIMEOUT: 'timeout', INFRA: 'infrastructure failure'}
+DEFAULT_TIMEOUT = {'stock': 180, 'debug': 600}
+
+
+def add_parser(sub):
+    p = sub.add_parser('test', help='run modules in a kernel under QEMU',
+                       description='Boot KERNEL under QEMU with a busybox initramfs, load '
+                       'wqcompat.ko and MODULE.ko..., run the guest script, unload, and '
+                       'print the run as KTAP.  Exit 0 only when every test is ok and the '
+                       'kernel log is clean; otherwise 1 test failure, 3 kernel-log '
+                       'findings, 4 kernel crash, 5 timeout, 6 infrastructure failure.')
+    p.add_argument('--kernel', default='stock',
+                   help='stock (default), debug, or a kernel build tree')
+    p.add_argument('--script', help='guest shell script run after the modules load')
+    p.add_argument('--timeout', type=float, help='seconds (default 180 stock, 600 debug)')
+    p.add_argument('--accel', choices=('tcg', 'kvm'), default='tcg',
+                   help='QEMU accelerator (default tcg; kvm only on request)')
+    p.add_argument('--no-shim', action='store_true', help='do not load wqcompat.ko')
+    p.add_argument('--file', action='append', default=[], metavar='FILE',
+                   help='also copy FILE into the guest\'s /modules, without loading it '
+                   '(for the script); repeatable')
+    p.add_argument('--log', help='where to keep the console log')
+    p.add_argument('--append', default='', help='extra kernel command line')
+    p.add_argument('modules', nargs='*', metavar='MODULE.ko')
+    p.set_defaults(func=run)
+
+
+def shim_module(kernel):
+    """wqcompat.ko built for KERNEL, building it when it is missing."""
+    ko = os.path.join(paths.BUILD, paths.kernel_build_name(kernel), 'compat', 'wqcompat.ko')
+    if not os.path.exists(ko):
+        import subprocess
+        res = subprocess.run([paths.script('kbuild'), '--kernel', kernel],
+                             stdout=subprocess.DEVNULL, check=False)
+        if res.returncode or not os.path.exists(ko):
+            raise InfraError(f'cannot build wqcompat.ko for the {kernel} kernel')
+    return ko
+
+
+def judge(scan, result, plan):
+    """(status, reason) for the run, the gravest outcome first."""
+    if scan.crash:
+        return CRASH, scan.crash
+    if result.timed_out:
+        return TIMEOUT, 'the guest did not finish in time' + (
+            '' if scan.begun else ' (it never reached init)')
+    if not scan.begun:
+        return INFRA, 'the kernel did not boot to the test init'
+    if not scan.ended or result.status != qemu.GUEST_DONE:
+        return CRASH, 'the guest stopped before its end (QEMU status %s)' % result.status
+    if scan.findings:
+        kinds = sorted({k for k, _ in scan.findings})
+        return FINDINGS, '%s: %s' % (', '.join(kinds), scan.findings[0][1])
+    bad = scan.bad_taint()
+    if bad:
+        return FINDINGS, f'kernel tainted {bad} (only O and E are expected)'
+    verdict = ktap.parse(ktap.compose(scan.ktap_lines(), plan))
+    if not verdict.ok:
+        return TEST_FAILURE, 'not ok: ' + ', '.join(verdict.failed[:5])
+    return PASS, verdict.summary
+
+
+def run(args):
+    kernel = args.kernel
+    if kernel not in ('stock', 'debug') and not os.path.isdir(kernel):
+        raise WqportError(f'--kernel {kernel}: not stock, debug or a kernel build tree')
+    for m in args.modules:
+        if not m.endswith('.ko') or not os.path.isfile(m):
+            raise WqportError(f'{m}: no such module file')
+    for f in args.file:
+        if not os.path.isfile(f):
+            raise WqportError(f'{f}: no such file')
+    if args.script and not os.path.isfile(args.script):
+        raise WqportError(f'{args.script}: no such script')
+    timeout = args.timeout or DEFAULT_TIMEOUT.get(kernel, 600)
+
+    try:
+        image = paths.kernel_image(kernel)
+        if not image or not os.path.exists(image):
+            raise InfraError(f'no bootable image for the {kernel} kernel')
+        modules = [] if args.no_shim else [shim_module(kernel)]
+        modules += [m for m in args.modules if os.path.basename(m) != 'wqcompat.ko']
+        stamp = time.strftime('%Y%m%d-%H%M%S')
+        rundir = os.path.join(paths.BUILD, 'test-runs', f'{stamp}-{os.getpid()}')
+        os.makedirs(rundir, exist_ok=True)
+        log = os.path.abspath(args.log or os.path.join(rundir, 'console.log'))
+        plan = 2 * len(modules) + (1 if args.script else 0) + \
+            sum(elf.kunit_suite_count(m) for m in modules)
+        cpio = initramfs.build(rundir, modules, args.script, args.file)
+        result = qemu.run(image, cpio, log, timeout, accel=args.accel,
+                          append=args.append)
+    except InfraError as e:
+        print(f'wqport test: {OUTCOME[INFRA]}: {e}', file=sys.stderr)
+        return INFRA
+
+    with open(log, errors='replace') as f:
+        scan = logscan.Scan(f.read())
+    doc = ktap.compose(scan.ktap_lines(), plan)
+    sys.stdout.write('\n'.join(doc) + '\n')
+    with open(os.path.join(rundir, 'results.ktap'), 'w') as f:
+        f.write('\n'.join(doc) + '\n')
+    status, reason = judge(scan, result, plan)
+    where = f' (console log: {log})' if status != PASS else ''
+    print(f'wqport test: {OUTCOME[status]}: {reason}{where}', file=sys.stderr)
+    return status

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The test initramfs: busybox, the guest /init, the modules, the scenario."""
+import os
+import shlex
+import shutil
+import subprocess
+
+from .paths import WqportError
+
+BUSYBOX = '/bin/busybox'
+GUEST_INIT = os.path.join(os.path.dirname(os.path.realpath(__file__)), 'guest-init.sh')
+
+
+def build(rundir, modules, scenario=None, extra=()):
+    """Write RUNDIR/initramfs.cpio holding MODULES (loaded in that order) and
+    EXTRA files (in /modules too, not loaded)."""
+    if not os.path.exists(BUSYBOX) or b'ELF' not in open(BUSYBOX, 'rb').read(4):
+        raise WqportError(f'{BUSYBOX} missing: run scripts/install-deps (busybox-static)')
+    root = os.path.join(rundir, 'root')
+    shutil.rmtree(root, ignore_errors=True)
+    for d in ('bin', 'dev', 'etc', 'modules', 'proc', 'sys', 'tmp'):
+        os.makedirs(os.path.join(root, d))
+    shutil.copy2(BUSYBOX, os.path.join(root, 'bin', 'busybox'))
+    os.symlink('busybox', os.path.join(root, 'bin', 'sh'))
+    shutil.copy2(GUEST_INIT, os.path.join(root, 'init'))
+    os.chmod(os.path.join(root, 'init'), 0o755)
+    names = []
+    for m in list(modules) + list(extra):
+        name = os.path.basename(m)
+        if name in names:
+            raise WqportError(f'two modules named {name}')
+        names.append(name)
+        shutil.copy2(m, os.path.join(root, 'modules', name))
+    if scenario:
+        shutil.copy2(scenario, os.path.join(root, 'scenario'))
+        os.chmod(os.path.join(root, 'scenario'), 0o755)
+    with open(os.path.join(root, 'etc', 'wqport.conf'), 'w') as f:
+        f.write(f'MODULES={shlex.quote(" ".join(names[:len(modules)]))}\n')
+    cpio = os.path.join(rundir, 'initramfs.cpio')
+    files = subprocess.run(['find', '.', '-mindepth', '1'], cwd=root, check=True,
+                           stdout=subprocess.PIPE).stdout
+    with open(cpio, 'wb') as out:
+        subprocess.run(['cpio', '--quiet', '-o', '-H', 'newc', '-R', '0:0'], cwd=root,
+                       input=files, stdout=out, check=True)
+    return cpio

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Boot a kernel and an initramfs under QEMU with a hard time limit."""
+import os
+import shutil
+import subprocess
+
+from .paths import InfraError
+
+# isa-debug-exit turns the guest's byte V into the exit status (V << 1) | 1;
+# guest-init.sh writes 0x10 when it reached its end.
+GUEST_DONE = (0x10 << 1) | 1
+
+
+class Result:
+    def __init__(self, status, timed_out):
+        self.status = status
+        self.timed_out = timed_out
+
+
+def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append=''):
+    qemu = shutil.which(os.environ.get('WQPORT_QEMU', 'qemu-system-x86_64'))
+    if not qemu:
+        raise InfraError('qemu-system-x86_64 missing: run scripts/install-deps')
+    cmdline = ('console=ttyS0 printk.time=0 loglevel=7 panic=-1 oops=panic '
+               'rdinit=/init ' + append).strip()
+    cmd = [qemu, '-nodefaults', '-display', 'none', '-no-reboot',
+           '-m', str(memory), '-smp', str(cpus),
+           '-serial', 'file:' + log,
+           '-device', 'isa-debug-exit,iobase=0xf4,iosize=0x04',
+           '-kernel', image, '-initrd', initrd, '-append', cmdline]
+    if accel == 'kvm':
+        cmd += ['-accel', 'kvm', '-cpu', 'host']
+    else:
+        cmd += ['-accel', 'tcg,thread=multi']
+    try:
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return Result(None, True)
+    if proc.returncode not in (0, GUEST_DONE):
+        # QEMU's own complaint (bad option, no kernel, ...) is the reason.
+        msg = proc.stdout.decode(errors='replace').strip().splitlines()
+        if msg:
+            raise InfraError("qemu: " + msg[-1])
+    return Result(proc.returncode, False)
