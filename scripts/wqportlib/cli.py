@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from . import cmd_test
+from . import cmd_build, cmd_convert, cmd_test
 from .paths import WqportError
 
 
@@ -12,7 +12,7 @@ def main(argv):
         'Carry legacy deferred-work drivers (2.4 task queues, the 2.6.0-2.6.19 '
         'workqueue API) onto modern kernels.'))
     sub = parser.add_subparsers(dest='command', metavar='COMMAND')
-    for mod in (cmd_test,):
+    for mod in (cmd_convert, cmd_build, cmd_test):
         mod.add_parser(sub)
     args = parser.parse_args(argv)
     if not getattr(args, 'func', None):

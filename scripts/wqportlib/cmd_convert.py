@@ -1,0 +1,265 @@
+# SPDX-License-Identifier: GPL-2.0
+"""wqport convert: rewrite driver sources with the semantic patches.
+
+The pipeline for one file: spatch must parse it; the stage-1 report is taken
+on the original, stage 1 rewrites it, the stage-2 report is taken on that,
+stage 2 rewrites it.  Every file is converted in a scratch directory first;
+nothing is written until every file converted and none changed meanwhile.
+Writes are atomic (temporary file, rename) and keep the mode bits.
+"""
+import concurrent.futures
+import difflib
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from . import paths
+from .linemap import line_map
+from .paths import WqportError
+
+STAGES = {'2.6': ['stage1'], 'modern': ['stage1', 'stage2']}
+REPORT_LINE = re.compile(r'^(.*):(\d+): wqport: (.*)$')
+PARSE_ERROR = re.compile(r'^ = File "(.*)", line (\d+), column (\d+)')
+
+
+def add_parser(sub):
+    p = sub.add_parser('convert', help='rewrite driver sources with the semantic patches',
+                       description='Convert the C files (.c and .h, directories '
+                       'recursively) of PATH...: stage 1 (task queues -> 2.6 workqueue '
+                       'API), then stage 2 (-> modern API) unless --to 2.6.  By default '
+                       'print a unified diff and write nothing.  Items that need a '
+                       'human go to stderr as FILE:LINE: wqport: REASON.  Exit 0: '
+                       'nothing left for a human; 1: items reported; 2: error '
+                       '(nothing written).')
+    p.add_argument('--to', choices=('2.6', 'modern'), default='modern')
+    out = p.add_mutually_exclusive_group()
+    out.add_argument('--diff', action='store_true', help='print a unified diff (default)')
+    out.add_argument('--out', metavar='DIR',
+                     help='write every file read under DIR, paths relative to the PATH given')
+    out.add_argument('--in-place', action='store_true', help='rewrite the files')
+    p.add_argument('--report', metavar='FILE', help='also write the report as JSON')
+    p.add_argument('--jobs', type=int, default=1, metavar='N', help='convert N files at once')
+    p.add_argument('--force', action='store_true',
+                   help='--in-place even in a git tree with uncommitted changes')
+    p.add_argument('paths', nargs='+', metavar='PATH')
+    p.set_defaults(func=run)
+
+
+class Source:
+    """One file to convert: where it is read, and where its output goes."""
+
+    def __init__(self, path, rel):
+        self.path = path
+        self.rel = rel            # relative to the PATH given (for --out)
+        with open(path, 'rb') as f:
+            self.data = f.read()
+        if b'\0' in self.data:
+            raise WqportError(f'{path}: not a C source file (binary)')
+        try:
+            self.text = self.data.decode('utf-8')
+        except UnicodeDecodeError:
+            self.text = self.data.decode('latin-1')
+        self.digest = hashlib.sha256(self.data).hexdigest()
+        self.output = None
+        self.items = []           # (line in original, stage, reason)
+
+
+def collect(args_paths):
+    files = []
+    for p in args_paths:
+        if not os.path.exists(p):
+            raise WqportError(f'{p}: no such file or directory')
+        if os.path.isdir(p):
+            found = []
+            for root, dirs, names in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith('.'))
+                for n in sorted(names):
+                    if n.endswith(('.c', '.h')):
+                        full = os.path.join(root, n)
+                        found.append((full, os.path.relpath(full, p)))
+            files.extend(found)
+        elif p.endswith(('.c', '.h')):
+            files.append((p, os.path.basename(p)))
+        else:
+            raise WqportError(f'{p}: not a C file (.c or .h)')
+    seen, unique = set(), []
+    for path, rel in files:
+        key = os.path.realpath(path)
+        if key not in seen:
+            seen.add(key)
+            unique.append(Source(path, rel))
+    if not unique:
+        raise WqportError('no .c or .h file in ' + ' '.join(args_paths))
+    return unique
+
+
+def spatch_parses(path):
+    """None, or 'LINE:COL' of the first place spatch cannot parse."""
+    res = subprocess.run(['spatch', '--parse-c', '--no-includes', path],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                         errors='replace', check=False)
+    for line in res.stdout.splitlines():
+        m = PARSE_ERROR.match(line)
+        if m:
+            return f'{m.group(2)}:{m.group(3)}'
+    return None
+
+
+def apply_stage(stage, mode, path):
+    cmd = [os.path.join(paths.TOP, 'semantic-patches', 'apply-stage'),
+           os.path.join(paths.TOP, 'semantic-patches', stage), '--mode', mode]
+    if mode == 'patch':
+        cmd.append('--in-place')
+    res = subprocess.run(cmd + ['--', path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, errors='replace', check=False)
+    if res.returncode:
+        last = (res.stderr.strip().splitlines() or ['spatch failed'])[-1]
+        raise WqportError(f'{path}: {stage} failed: {last}')
+    return res.stdout
+
+
+def convert_one(src, stages, scratch):
+    """Convert SRC in SCRATCH; fills src.output and src.items."""
+    work = os.path.join(scratch, hashlib.sha1(src.path.encode()).hexdigest()[:12],
+                        os.path.basename(src.path))
+    os.makedirs(os.path.dirname(work))
+    with open(work, 'wb') as f:
+        f.write(src.data)
+    where = spatch_parses(work)
+    if where:
+        raise WqportError(f'{src.path}:{where}: spatch cannot parse the file here')
+    # back: maps a line of the current version to the original's
+    back = lambda n: n  # noqa: E731
+    for stage in stages:
+        with open(work, errors='replace') as f:
+            before = f.read().splitlines()
+        for line in apply_stage(stage, 'report', work).splitlines():
+            m = REPORT_LINE.match(line)
+            if m:
+                src.items.append((back(int(m.group(2))), stage, m.group(3)))
+        apply_stage(stage, 'patch', work)
+        with open(work, errors='replace') as f:
+            after = f.read().splitlines()
+        to_before = line_map(after, before)
+        prev = back
+        back = (lambda p, t: lambda n: p(t(n)))(prev, to_before)
+    with open(work, 'rb') as f:
+        src.output = f.read()
+    src.items.sort()
+
+
+def check_git_clean(sources):
+    dirs = sorted({os.path.dirname(os.path.abspath(s.path)) for s in sources})
+    for d in dirs:
+        top = subprocess.run(['git', '-C', d, 'rev-parse', '--show-toplevel'],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                             check=False)
+        if top.returncode:
+            continue
+        dirty = subprocess.run(['git', '-C', d, 'status', '--porcelain', '--untracked-files=no',
+                                '--', '.'], stdout=subprocess.PIPE, text=True, check=False)
+        if dirty.stdout.strip():
+            raise WqportError(f'{d}: the git tree has uncommitted changes '
+                              '(commit or stash them, or use --force)')
+
+
+def atomic_write(path, data, mode=None):
+    d = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix='.wqport-', dir=d)
+    try:
+        with os.fdopen(fd, 'wb') as f:
+            f.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def unified_diff(src):
+    a = src.text.splitlines(keepends=True)
+    b = src.output.decode('utf-8', errors='replace').splitlines(keepends=True)
+    name = os.path.normpath(src.path).lstrip('/')
+    out = ''.join(difflib.unified_diff(a, b, 'a/' + name, 'b/' + name))
+    if out and not out.endswith('\n'):
+        out += '\n\\ No newline at end of file\n'
+    return out
+
+
+def run(args):
+    if not shutil.which('spatch'):
+        raise WqportError('spatch missing: run scripts/install-deps (coccinelle)')
+    if args.jobs < 1:
+        raise WqportError('--jobs takes a number from 1 up')
+    sources = collect(args.paths)
+    if args.out:
+        try:
+            os.makedirs(args.out, exist_ok=True)
+            probe = tempfile.NamedTemporaryFile(dir=args.out, prefix='.wqport-probe-')
+            probe.close()
+        except OSError as e:
+            raise WqportError(f'--out {args.out}: cannot write there ({e.strerror})')
+    if args.in_place and not args.force:
+        check_git_clean(sources)
+    stages = STAGES[args.to]
+
+    progress = len(sources) > 3
+    with tempfile.TemporaryDirectory(prefix='wqport-convert-') as scratch:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futures = {pool.submit(convert_one, s, stages, scratch): s for s in sources}
+            done = 0
+            for fut in concurrent.futures.as_completed(futures):
+                done += 1
+                fut.result()      # raises WqportError: nothing is written
+                if progress:
+                    print(f'[{done}/{len(sources)}] {futures[fut].path}', file=sys.stderr)
+
+    for s in sources:
+        with open(s.path, 'rb') as f:
+            if hashlib.sha256(f.read()).hexdigest() != s.digest:
+                raise WqportError(f'{s.path}: changed while it was being converted; '
+                                  'nothing written')
+
+    converted = [s for s in sources if s.output != s.data]
+    for s in sources:
+        if args.in_place:
+            if s.output != s.data:
+                atomic_write(s.path, s.output, os.stat(s.path).st_mode & 0o7777)
+        elif args.out:
+            dest = os.path.join(args.out, s.rel)
+            os.makedirs(os.path.dirname(dest) or '.', exist_ok=True)
+            atomic_write(dest, s.output, os.stat(s.path).st_mode & 0o7777)
+        else:
+            sys.stdout.write(unified_diff(s))
+
+    items = []
+    for s in sources:
+        if args.out or args.in_place:
+            to_out = line_map(s.text.splitlines(),
+                              s.output.decode('utf-8', 'replace').splitlines())
+            where = os.path.join(args.out, s.rel) if args.out else s.path
+        else:
+            to_out, where = (lambda n: n), s.path
+        for line, stage, reason in s.items:
+            items.append({'file': where, 'line': to_out(line), 'stage': stage,
+                          'reason': reason})
+            print(f'{where}:{to_out(line)}: wqport: {reason}', file=sys.stderr)
+    summary = {'files_read': len(sources), 'converted': len(converted),
+               'unchanged': len(sources) - len(converted), 'items': len(items)}
+    print('wqport convert: {files_read} files read, {converted} converted, '
+          '{unchanged} unchanged, {items} items for a human'.format(**summary),
+          file=sys.stderr)
+    if args.report:
+        with open(args.report, 'w') as f:
+            json.dump({'to': args.to, 'summary': summary, 'items': items,
+                       'files': [{'file': s.path, 'converted': s.output != s.data}
+                                 for s in sources]}, f, indent=2)
+            f.write('\n')
+    return 1 if items else 0
