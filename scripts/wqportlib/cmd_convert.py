@@ -98,9 +98,14 @@ def collect(args_paths):
     return unique
 
 
+def spatch():
+    """The spatch to run: $SPATCH (as semantic-patches/apply-stage reads it)."""
+    return os.environ.get('SPATCH', 'spatch')
+
+
 def spatch_parses(path):
     """None, or 'LINE:COL' of the first place spatch cannot parse."""
-    res = subprocess.run(['spatch', '--parse-c', '--no-includes', path],
+    res = subprocess.run([spatch(), '--parse-c', '--no-includes', path],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          errors='replace', check=False)
     for line in res.stdout.splitlines():
@@ -194,8 +199,8 @@ def unified_diff(src):
 
 
 def run(args):
-    if not shutil.which('spatch'):
-        raise WqportError('spatch missing: run scripts/install-deps (coccinelle)')
+    if not shutil.which(spatch()):
+        raise WqportError(f'{spatch()} missing: run scripts/install-deps (coccinelle)')
     if args.jobs < 1:
         raise WqportError('--jobs takes a number from 1 up')
     sources = collect(args.paths)
