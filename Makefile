@@ -10,6 +10,7 @@
 #   make bench        shim overhead, conversion speed, test cycle time
 #   make debug-kernel build the debug kernel into ~/.cache/wqport
 #   make install      PREFIX=/usr/local: wqport, semantic patches, headers
+#   make docs         docs/api-reference.rst from the kernel-doc comments
 #   make clean
 #
 # The modules themselves are described to Kbuild by ./Kbuild.
@@ -23,7 +24,7 @@ PREFIX ?= /usr/local
 # Install the Debian packages once, when a tool is missing.
 DEPS = @scripts/install-deps --check 2>/dev/null || scripts/install-deps
 
-.PHONY: all modules port check lint bench debug-kernel install clean deps
+.PHONY: all modules port check lint bench debug-kernel install docs clean deps
 
 all: modules
 
@@ -55,7 +56,11 @@ bench:
 	scripts/bench
 
 install:
-	scripts/install --prefix $(PREFIX)
+	scripts/install --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
+
+docs:
+	$(DEPS)
+	tests/kerneldoc --rst docs/api-reference.rst
 
 clean:
 	rm -rf build

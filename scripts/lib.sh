@@ -3,6 +3,8 @@
 
 WQPORT_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WQPORT_CACHE=${WQPORT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/wqport}
+# Builds go to build/ in the tree, or to the cache for an installed, read-only tree.
+if [ -w "$WQPORT_TOP" ]; then WQPORT_BUILD=$WQPORT_TOP/build; else WQPORT_BUILD=$WQPORT_CACHE/build; fi
 
 die() {
 	echo "${0##*/}: error: $*" >&2

@@ -11,7 +11,8 @@ SCRIPTS = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 TOP = os.path.dirname(SCRIPTS)
 CACHE = os.environ.get('WQPORT_CACHE') or os.path.join(
     os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'wqport')
-BUILD = os.path.join(TOP, 'build')
+# Builds go to TOP/build, or to the cache for an installed, read-only tree.
+BUILD = os.path.join(TOP, 'build') if os.access(TOP, os.W_OK) else os.path.join(CACHE, 'build')
 
 
 class WqportError(Exception):
@@ -62,20 +63,24 @@ def kernel_kdir(kernel):
     return lib_sh('kernel_kdir', kernel)
 
 
-def kunit_tool_dir():
-    """linux-source's tools/testing/kunit, extracted once into the cache."""
+def linux_source(relpath):
+    """A path of Debian's linux-source-6.1: in the debug kernel's tree when it
+    is built, else extracted once from the tarball into the cache."""
     dbg = lib_sh('debug_kernel_dir')
-    if dbg:
-        tree = os.path.join(dbg, 'linux', 'tools', 'testing', 'kunit')
-        if os.path.exists(os.path.join(tree, 'kunit_parser.py')):
-            return tree
-    dest = os.path.join(CACHE, 'kunit-tool')
-    tool = os.path.join(dest, 'linux-source-6.1', 'tools', 'testing', 'kunit')
-    if not os.path.exists(os.path.join(tool, 'kunit_parser.py')):
+    if dbg and os.path.exists(os.path.join(dbg, '.built')):
+        return os.path.join(dbg, 'linux', relpath)
+    dest = os.path.join(CACHE, 'linux-source-parts')
+    path = os.path.join(dest, 'linux-source-6.1', relpath)
+    if not os.path.exists(path):
         tarball = '/usr/src/linux-source-6.1.tar.xz'
         if not os.path.exists(tarball):
-            raise WqportError(f'{tarball} missing: run scripts/install-deps')
+            raise InfraError(f'{tarball} missing: run scripts/install-deps')
         os.makedirs(dest, exist_ok=True)
         subprocess.run(['tar', '-xJf', tarball, '-C', dest,
-                        'linux-source-6.1/tools/testing/kunit'], check=True)
-    return tool
+                        'linux-source-6.1/' + relpath], check=True)
+    return path
+
+
+def kunit_tool_dir():
+    """linux-source's tools/testing/kunit (kunit.py and its KTAP parser)."""
+    return linux_source('tools/testing/kunit')
