@@ -92,7 +92,8 @@ def run(args):
         if not image or not os.path.exists(image):
             raise InfraError(f'no bootable image for the {kernel} kernel')
         modules = [] if args.no_shim else [shim_module(kernel)]
-        modules += [m for m in args.modules if os.path.basename(m) != 'wqcompat.ko']
+        modules += [m for m in args.modules
+                    if args.no_shim or os.path.basename(m) != 'wqcompat.ko']
         stamp = time.strftime('%Y%m%d-%H%M%S')
         rundir = os.path.join(paths.BUILD, 'test-runs', f'{stamp}-{os.getpid()}')
         os.makedirs(rundir, exist_ok=True)

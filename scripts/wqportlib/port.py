@@ -101,7 +101,7 @@ class Port:
 
 def event_log(ktap):
     """The `log: ` lines a scenario printed (nested in the run's KTAP)."""
-    return [m.group(1) for m in re.finditer(r'^\s*log: (.*)$', ktap, re.M)]
+    return [m.group(1) for m in re.finditer(r'^\s*(?:# )?log: (.*)$', ktap, re.M)]
 
 
 def samples(only):
