@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * 2.4 bottom halves: 32 numbered slots, mark_bh(), init_bh(), remove_bh().
+ *
+ * Theory.  2.4 ran every bottom half under one global lock: no two BHs ran
+ * at once on any CPU, and tq_timer and tq_immediate, run from TQUEUE_BH
+ * and IMMEDIATE_BH, were serialised with them.  Drivers leaned on that:
+ * their BH routines share data with each other without locks.  Here the
+ * global lock is an ordered workqueue with a single work item, bh_work:
+ *
+ *	mark_bh(nr)	set bit nr of bh_pending; queue_work(bh_wq, bh_work)
+ *	bh_work		take all pending bits at once; with local_bh_disable()
+ *			held, call each marked slot's routine in number order
+ *
+ * One work item on one ordered workqueue runs on one CPU at a time, so no
+ * two BH routines ever overlap.  Bottom halves are off while they run, so
+ * they are atomic as in 2.4: a routine that sleeps triggers "scheduling
+ * while atomic" (and DEBUG_ATOMIC_SLEEP's might_sleep() check), where 2.4
+ * would have crashed.  A BH marked while bh_work runs (also by itself)
+ * sets its bit again and requeues bh_work, so it runs once more after this
+ * pass: no lost marks, no livelock inside one pass.
+ *
+ * What differs from 2.4: routines run in a kworker with softirqs off, not
+ * in softirq context, so in_softirq() is true but in_serving_softirq() is
+ * false, and a hard IRQ still preempts them (as in 2.4).  They run later
+ * than 2.4's (after a context switch, not at irq_exit).
+ */
+#include <linux/bitops.h>
+#include <linux/bottom_half.h>
+#include <linux/kernel.h>
+#include <linux/seq_file.h>
+#include <linux/workqueue.h>
+
+#include "tq_internal.h"
+#include "tq_trace.h"
+
+/* The slot table; written under wqcompat_tq_lock, read by bh_work. */
+static void (*bh_base[WQCOMPAT_NR_BH])(void);
+static unsigned long bh_pending;		/* bit nr: marked */
+static atomic_long_t bh_marked[WQCOMPAT_NR_BH];
+static atomic_long_t bh_run[WQCOMPAT_NR_BH];
+
+static struct workqueue_struct *bh_wq;
+static void bh_work_fn(struct work_struct *work);
+static DECLARE_WORK(bh_work, bh_work_fn);
+
+/* Slots that belong to the shim: drivers may mark them, not own them. */
+static bool bh_is_shim(int nr)
+{
+	return nr == TIMER_BH || nr == TQUEUE_BH || nr == IMMEDIATE_BH;
+}
+
+static void bh_work_fn(struct work_struct *work)
+{
+	unsigned long pending = xchg(&bh_pending, 0);
+	unsigned int nr;
+
+	local_bh_disable();
+	for_each_set_bit(nr, &pending, WQCOMPAT_NR_BH) {
+		void (*routine)(void) = READ_ONCE(bh_base[nr]);
+
+		if (!routine)
+			continue;
+		trace_wqcompat_bh_run(nr, routine);
+		atomic_long_inc(&bh_run[nr]);
+		routine();
+	}
+	local_bh_enable();
+}
+
+/**
+ * wqcompat_mark_bh() - ask for bottom half @nr to run (2.4 mark_bh)
+ * @nr: 0 to WQCOMPAT_NR_BH - 1, for example IMMEDIATE_BH or SERIAL_BH
+ *
+ * Mark the bottom half and make sure the shim's BH work will run soon.
+ * Marks coalesce: marking a BH that is marked and has not started runs it
+ * once.  A BH marked while it is running is run again afterwards.  A marked
+ * slot with no routine is skipped.  Routines run one at a time across all
+ * CPUs, with bottom halves off (see the theory at the top of bh.c).
+ *
+ * Context: any, hard IRQ included, under spinlocks and with interrupts off:
+ * never sleeps, never allocates, waits for nothing.
+ */
+void wqcompat_mark_bh(int nr)
+{
+	if (WARN_ON_ONCE(nr < 0 || nr >= WQCOMPAT_NR_BH))
+		return;
+	atomic_long_inc(&bh_marked[nr]);
+	/* Set before queueing: queue_work() orders it before bh_work's xchg. */
+	set_bit(nr, &bh_pending);
+	queue_work(bh_wq, &bh_work);
+}
+EXPORT_SYMBOL_GPL(wqcompat_mark_bh);
+
+/**
+ * wqcompat_init_bh() - install a bottom-half routine (2.4 init_bh)
+ * @nr: a driver's slot (SERIAL_BH, CYCLADES_BH, ... up to 31); TIMER_BH,
+ *	TQUEUE_BH and IMMEDIATE_BH belong to the shim and are refused
+ * @routine: called with no argument when @nr is marked
+ *
+ * As in 2.4, installing over another routine replaces it.  A mark already
+ * pending for @nr runs @routine.
+ *
+ * Context: any; takes a spinlock with interrupts off, never sleeps.
+ */
+void wqcompat_init_bh(int nr, void (*routine)(void))
+{
+	unsigned long flags;
+
+	if (nr < 0 || nr >= WQCOMPAT_NR_BH || bh_is_shim(nr)) {
+		wqcompat_tq_complain("init_bh(%d, %ps): slot is the shim's or out of range\n",
+				     nr, routine);
+		return;
+	}
+	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+	WRITE_ONCE(bh_base[nr], routine);
+	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+}
+EXPORT_SYMBOL_GPL(wqcompat_init_bh);
+
+/**
+ * wqcompat_remove_bh() - uninstall a bottom-half routine (2.4 remove_bh)
+ * @nr: a slot given to init_bh()
+ *
+ * Empty the slot and drop a pending mark of it, then wait until the
+ * routine, if it is running, has returned: after this the routine will
+ * not run again, and may be freed.  Called from a bottom half (the BH work
+ * itself) it does not wait, since it cannot: the caller is that work.
+ *
+ * Context: process context, may sleep (it waits for the BH work to finish
+ * the pass that was under way at the call).
+ */
+void wqcompat_remove_bh(int nr)
+{
+	unsigned long flags;
+
+	if (nr < 0 || nr >= WQCOMPAT_NR_BH || bh_is_shim(nr)) {
+		wqcompat_tq_complain("remove_bh(%d): slot is the shim's or out of range\n",
+				     nr);
+		return;
+	}
+	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+	WRITE_ONCE(bh_base[nr], NULL);
+	clear_bit(nr, &bh_pending);
+	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+	if (current_work() == &bh_work)
+		return;
+	might_sleep();
+	flush_work(&bh_work);
+}
+EXPORT_SYMBOL_GPL(wqcompat_remove_bh);
+
+/* Empty each slot whose routine lies in @mod; returns how many. */
+unsigned int wqcompat_bh_drop_module(struct module *mod)
+{
+	unsigned long flags;
+	unsigned int nr, n = 0;
+
+	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+	for (nr = 0; nr < WQCOMPAT_NR_BH; nr++) {
+		if (bh_is_shim(nr) || !bh_base[nr] ||
+		    !within_module((unsigned long)bh_base[nr], mod))
+			continue;
+		WRITE_ONCE(bh_base[nr], NULL);
+		n++;
+	}
+	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+	return n;
+}
+
+/* Wait for the BH pass under way (it may hold a routine read before). */
+void wqcompat_bh_flush(void)
+{
+	flush_work(&bh_work);
+}
+
+static int bh_show(struct seq_file *m, void *v)
+{
+	unsigned int nr;
+
+	seq_puts(m, "bh  marked      run         routine\n");
+	for (nr = 0; nr < WQCOMPAT_NR_BH; nr++) {
+		void (*routine)(void) = READ_ONCE(bh_base[nr]);
+		long marked = atomic_long_read(&bh_marked[nr]);
+
+		if (!routine && !marked)
+			continue;
+		seq_printf(m, "%-3u %-11ld %-11ld %ps\n", nr, marked,
+			   atomic_long_read(&bh_run[nr]), routine);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(bh);
+
+const struct file_operations *wqcompat_bh_fops = &bh_fops;
+
+int wqcompat_bh_init(void)
+{
+	bh_wq = alloc_ordered_workqueue("wqcompat_bh", 0);
+	if (!bh_wq)
+		return -ENOMEM;
+	bh_base[TQUEUE_BH] = wqcompat_tq_timer_bh;
+	bh_base[IMMEDIATE_BH] = wqcompat_tq_immediate_bh;
+	return 0;
+}
+
+/* After the tick is stopped: nothing marks BHs any more. */
+void wqcompat_bh_exit(void)
+{
+	destroy_workqueue(bh_wq);
+	bh_wq = NULL;
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The 2.4 task-queue layer as a whole: bring-up and tear-down for main.c,
+ * tunables, debugfs counters, and what happens when a driver module goes
+ * away with tasks still queued.
+ */
+#include <linux/debugfs.h>
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
+#include <linux/seq_file.h>
+#include <linux/sysfs.h>
+
+#include "wqcompat.h"
+#include "tq_internal.h"
+
+unsigned int wqcompat_tq_disk_delay_ms = 10;
+module_param_named(tq_disk_delay_ms, wqcompat_tq_disk_delay_ms, uint, 0644);
+MODULE_PARM_DESC(tq_disk_delay_ms,
+		 "run tq_disk this many ms after it becomes non-empty (default 10)");
+
+bool wqcompat_tq_misuse_warn = true;
+module_param_named(misuse_warn, wqcompat_tq_misuse_warn, bool, 0644);
+MODULE_PARM_DESC(misuse_warn,
+		 "WARN on API misuse and on unload with tasks queued (default Y); N: one error line");
+
+atomic_long_t wqcompat_tq_misuse;
+
+/*
+ * The misuse count, also in sysfs (read-only), where a test can read it:
+ * debugfs files do not support kernel_read().
+ */
+static int misuse_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&wqcompat_tq_misuse));
+}
+
+static const struct kernel_param_ops misuse_ops = {
+	.get = misuse_get,
+};
+module_param_cb(misuse_count, &misuse_ops, NULL, 0444);
+MODULE_PARM_DESC(misuse_count, "API misuses and unloads with tasks queued so far (read-only)");
+
+/*
+ * MODULE_STATE_GOING for @mod: its exit function ran, its memory is not yet
+ * freed.  Whatever of it the shim still holds must go now:
+ *
+ * 1. Take off tq_timer, tq_immediate, tq_disk and keventd's queue, and out
+ *    of every run in progress, each task whose tq_struct or routine lies in
+ *    @mod; clear its ->sync.  Empty every BH slot whose routine lies in @mod.
+ *    From here on nothing new of @mod can start.
+ * 2. Wait for what had already started: the BH pass under way (it may have
+ *    read a slot before step 1), and any run_task_queue() calling one of
+ *    @mod's routines (keventd's, the tick's, tq_disk's, anybody's).
+ *    Repeat 1 and 2 until step 1 finds nothing (see below).
+ * 3. Complain once for @mod, naming it, if step 1 found anything: the
+ *    driver's exit should have run or removed those itself.
+ *
+ * Not done: flushing keventd as a whole.  That would wait for other
+ * modules' sleeping tasks, and deadlock if one of them waits for this
+ * unload; step 2 waits for @mod's routines only.
+ *
+ * Race narrative, step 1 against a run: the run pops a task and reads its
+ * routine under wqcompat_tq_lock, and sets run->routine before dropping the
+ * lock.  Step 1 under the same lock either finds the task still on the
+ * run's list (and takes it) or finds run->routine naming @mod (and step 2
+ * waits).  There is no third state.
+ */
+void wqcompat_tqueue_module_going(struct module *mod)
+{
+	unsigned int per[WQCOMPAT_TQ_NR] = { 0 };
+	unsigned int tasks = 0, bhs = 0, t, b;
+
+	/*
+	 * A routine of @mod that was running during step 2 may have queued
+	 * its task again (the "requeue yourself" idiom): go round until a
+	 * pass after the wait finds nothing.  Each round only finds tasks
+	 * queued by routines that were running in the round before, and
+	 * those cannot start again, so this ends after a few rounds.
+	 */
+	do {
+		t = wqcompat_tq_drop_module(mod, per);
+		b = wqcompat_bh_drop_module(mod);
+		tasks += t;
+		bhs += b;
+		wqcompat_bh_flush();
+		wqcompat_tq_wait_module_runs(mod);
+	} while (t || b);
+	if (tasks || bhs)
+		wqcompat_tq_complain("module %s unloaded with %u task(s) queued (tq_timer %u, tq_immediate %u, tq_disk %u, keventd %u, private runs %u) and %u bottom half(s) installed; removed them\n",
+				     mod->name, tasks,
+				     per[WQCOMPAT_TQ_TIMER],
+				     per[WQCOMPAT_TQ_IMMEDIATE],
+				     per[WQCOMPAT_TQ_DISK],
+				     per[WQCOMPAT_TQ_CONTEXT],
+				     per[WQCOMPAT_TQ_OTHER], bhs);
+}
+
+static int tqueue_show(struct seq_file *m, void *v)
+{
+	static task_queue *const queues[] = {
+		[WQCOMPAT_TQ_TIMER] = &wqcompat_tq_timer,
+		[WQCOMPAT_TQ_IMMEDIATE] = &wqcompat_tq_immediate,
+		[WQCOMPAT_TQ_DISK] = &wqcompat_tq_disk,
+		[WQCOMPAT_TQ_CONTEXT] = &wqcompat_tq_context,
+	};
+	unsigned int i;
+
+	seq_puts(m, "queue        length     queued     requeued   run        flushed    dropped\n");
+	for (i = 0; i < WQCOMPAT_TQ_NR; i++) {
+		struct wqcompat_tq_stats *s = &wqcompat_tq_stats[i];
+		long len = 0;
+
+		if (i < ARRAY_SIZE(queues)) {
+			struct list_head *pos;
+			unsigned long flags;
+
+			raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+			list_for_each(pos, queues[i])
+				len++;
+			raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+		}
+		seq_printf(m, "%-12s %-10ld %-10ld %-10ld %-10ld %-10ld %ld\n",
+			   wqcompat_tq_names[i], len,
+			   atomic_long_read(&s->queued),
+			   atomic_long_read(&s->requeued),
+			   atomic_long_read(&s->run),
+			   atomic_long_read(&s->flushed),
+			   atomic_long_read(&s->dropped));
+	}
+	seq_printf(m, "flush_scheduled_tasks %ld\n",
+		   atomic_long_read(&wqcompat_keventd_flushes));
+	seq_printf(m, "misuse %ld\n", atomic_long_read(&wqcompat_tq_misuse));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tqueue);
+
+int wqcompat_tqueue_init(void)
+{
+	int ret;
+
+	ret = wqcompat_tq_queues_init();
+	if (ret)
+		return ret;
+	ret = wqcompat_bh_init();
+	if (ret)
+		goto out_queues;
+	ret = wqcompat_keventd_init();
+	if (ret)
+		goto out_bh;
+	/* debugfs is optional: an error parent makes these no-ops. */
+	debugfs_create_file("tqueue", 0444, wqcompat_debugfs, NULL,
+			    &tqueue_fops);
+	debugfs_create_file("bh", 0444, wqcompat_debugfs, NULL,
+			    wqcompat_bh_fops);
+	return 0;
+
+out_bh:
+	wqcompat_bh_exit();
+out_queues:
+	wqcompat_tq_queues_exit();
+	return ret;
+}
+
+/*
+ * wqcompat.ko is unloading, so no module uses it: stop the tick and the
+ * unplug delay first (they feed the BH work), then keventd, then the BH
+ * work.  main.c removes the debugfs files afterwards.
+ */
+void wqcompat_tqueue_exit(void)
+{
+	wqcompat_tq_queues_exit();
+	wqcompat_keventd_exit();
+	wqcompat_bh_exit();
+}

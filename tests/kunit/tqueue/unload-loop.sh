@@ -1,0 +1,78 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest scenario for `wqport test`: a 2.4 driver that unloads with tasks
+# still queued on every shim queue (wqcompat_tq_leaky.ko) is loaded and
+# unloaded LOOPS times.  The kernel must survive, the shim must name the
+# module each time, and afterwards every shim queue must be empty.
+#
+#   scripts/wqport test --script tests/kunit/tqueue/unload-loop.sh \
+#       build/stock/tests/kunit/tqueue/wqcompat_tq_leaky.ko
+#
+# WARN=1 (a copy of this script with "export WARN=1 LOOPS=2" at the top)
+# keeps misuse_warn=Y: each unload then WARNs, a kernel-log finding by
+# design (wqport test exits 3); the default turns the WARN into one error
+# line naming the module, so that the run is clean.  Prints KTAP (the plan
+# and results; the guest /init opened the subtest).
+LOOPS=${LOOPS:-50}
+MOD=wqcompat_tq_leaky
+KO=/modules/$MOD.ko
+PARAM=/sys/module/wqcompat/parameters/misuse_warn
+DBG=/sys/kernel/debug/wqcompat/tqueue
+n=0 failed=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; failed=1; fi
+}
+
+# The guest /init opened the subtest (KTAP version, name): plan and results.
+echo "1..7"
+[ "${WARN:-0}" = 1 ] || echo N > $PARAM
+# the tracepoints: on for the loop
+T=/sys/kernel/tracing
+mount -t tracefs nodev $T 2>/dev/null
+[ -d $T/events/wqcompat_tq ] && echo 1 > $T/events/wqcompat_tq/enable
+before=$(dmesg | grep -c "wqcompat: module $MOD unloaded with")
+
+# The harness loaded it once already: that is cycle 0.
+rc=0
+rmmod $MOD || rc=1
+i=0
+while [ $i -lt "$LOOPS" ] && [ $rc -eq 0 ]; do
+	insmod $KO || { rc=1; break; }
+	rmmod $MOD || { rc=1; break; }
+	i=$((i + 1))
+done
+ok $rc "insmod/rmmod $MOD $LOOPS times"
+
+[ ! -d /sys/module/$MOD ]
+ok $? "$MOD is gone"
+
+after=$(dmesg | grep -c "wqcompat: module $MOD unloaded with")
+[ $((after - before)) -eq $((LOOPS + 1)) ]
+ok $? "the shim named $MOD at each of $((LOOPS + 1)) unloads (saw $((after - before)))"
+
+# length column of tq_timer, tq_immediate, tq_disk, keventd: all 0
+lens=$(awk 'NR > 1 && NR <= 5 { print $2 }' $DBG | tr '\n' ' ')
+[ "$lens" = "0 0 0 0 " ]
+ok $? "shim queues empty afterwards (lengths: $lens)"
+
+dropped=$(awk 'NR > 1 && NR <= 6 { s += $7 } END { print s }' $DBG)
+[ "$dropped" -ge $((LOOPS + 1)) ]
+ok $? "tasks taken off at unload: $dropped"
+# every task newly queued was run, dropped, or is still queued
+bad=$(awk 'NR > 1 && NR <= 6 && $3 != $2 + $5 + $7 { print $1 }' $DBG | tr '\n' ' ')
+[ -z "$bad" ]
+ok $? "queued == run + dropped + length on every queue${bad:+ (not on: $bad)}"
+sed 's/^/# /' $DBG
+
+echo 0 > $T/events/wqcompat_tq/enable 2>/dev/null
+q=$(grep -c 'wqcompat_tq_queue:' $T/trace 2>/dev/null)
+r=$(grep -c 'wqcompat_tq_run:' $T/trace 2>/dev/null)
+b=$(grep -c 'wqcompat_bh_run:' $T/trace 2>/dev/null)
+[ "${q:-0}" -gt 0 ] && [ "${r:-0}" -gt 0 ] && [ "${b:-0}" -gt 0 ]
+ok $? "tracepoints fired: queue ${q:-0}, run ${r:-0}, bh ${b:-0}"
+grep -m 3 'wqcompat_tq_run:' $T/trace | sed 's/^/# /'
+
+echo Y > $PARAM
+exit $failed
