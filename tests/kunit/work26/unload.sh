@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest scenario for `wqport test --script`: a module unloads with two legacy
+# delayed work items armed (wqcompat_work26_unload.ko, given with --file).
+# wqcompat must cancel both at MODULE_STATE_GOING, name the module, and give
+# its records back.  The report is a WARN by default; a WARN is a kernel-log
+# finding for the harness, so this run asks for the pr_warn form instead
+# (same text) through wqcompat.work26_unload_warn.
+param=/sys/module/wqcompat/parameters/work26_unload_warn
+stats=/sys/kernel/debug/wqcompat/work26
+n=0 failed=0
+check() {	# check DESCRIPTION COMMAND...
+	n=$((n + 1))
+	what=$1; shift
+	if "$@"; then echo "ok $n $what"; else echo "not ok $n $what"; failed=1; fi
+}
+field() { sed -n "s/^$1: //p" $stats; }
+
+echo "1..6"
+echo 0 > $param
+bound0=$(field bound)
+armed0=$(field armed)
+check "insmod" insmod /modules/wqcompat_work26_unload.ko
+check "two more armed records" [ "$(field armed)" -eq $((armed0 + 2)) ]
+check "rmmod" rmmod wqcompat_work26_unload
+check "both reported by module name" \
+	[ "$(dmesg | grep -c 'module wqcompat_work26_unload unloaded with legacy work .* delayed work still armed: cancelled')" -eq 2 ]
+check "no armed records left" [ "$(field armed)" -eq "$armed0" ]
+check "records released" [ "$(field bound)" -eq "$bound0" ]
+echo 1 > $param
+cat $stats | sed 's/^/# /'
+exit $failed
