@@ -25,6 +25,8 @@ def add_parser(sub):
                    help='build plainly, as a converted driver must build')
     p.add_argument('--lint', action='store_true', help='W=1 C=2; fail on any warning')
     p.add_argument('--out', help='build directory (default build/drivers/NAME/KERNEL)')
+    p.add_argument('--root', help='mirror this directory around DIR too, for a Kbuild that '
+                   'reaches outside DIR (e.g. -I$(src)/../include)')
     p.add_argument('dir', metavar='DIR')
     p.set_defaults(func=run)
 
@@ -49,10 +51,14 @@ def link_farm(src, out):
             os.symlink(os.path.abspath(os.path.join(root, f)), dest)
 
 
-def build(directory, kernel='stock', shim=True, lint=False, out=None, quiet=False):
+def build(directory, kernel='stock', shim=True, lint=False, out=None, quiet=False,
+          root=None):
     """Build DIRECTORY; returns the list of .ko paths.  Raises WqportError."""
     if not os.path.isdir(directory):
         raise WqportError(f'{directory}: no such directory')
+    if root and os.path.relpath(os.path.abspath(directory),
+                                os.path.abspath(root)).startswith('..'):
+        raise WqportError(f'--root {root} does not contain {directory}')
     kdir = paths.kernel_kdir(kernel)
     if not kdir or not os.path.exists(os.path.join(kdir, 'Makefile')):
         raise WqportError(f'no kernel build tree for {kernel}: run scripts/install-deps')
@@ -61,7 +67,12 @@ def build(directory, kernel='stock', shim=True, lint=False, out=None, quiet=Fals
     out = os.path.abspath(out or os.path.join(
         paths.BUILD, 'drivers', name, paths.kernel_build_name(kernel) +
         ('' if shim else '-noshim')))
-    link_farm(src, out)
+    if root:
+        # mirror ROOT; build its DIRECTORY part
+        link_farm(os.path.abspath(root), out)
+        out = os.path.join(out, os.path.relpath(src, os.path.abspath(root)))
+    else:
+        link_farm(src, out)
     if not any(os.path.exists(os.path.join(src, f)) for f in ('Kbuild', 'Makefile')):
         cfiles = sorted(os.path.basename(f) for f in glob.glob(os.path.join(src, '*.c')))
         if not cfiles:
@@ -102,6 +113,7 @@ def build(directory, kernel='stock', shim=True, lint=False, out=None, quiet=Fals
 
 
 def run(args):
-    for ko in build(args.dir, args.kernel, not args.no_shim, args.lint, args.out):
+    for ko in build(args.dir, args.kernel, not args.no_shim, args.lint, args.out,
+                    root=args.root):
         print(ko)
     return 0

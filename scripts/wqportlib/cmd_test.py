@@ -2,6 +2,7 @@
 """wqport test: run modules in a real kernel under QEMU and judge the run."""
 import argparse
 import os
+import re
 import sys
 import time
 
@@ -32,6 +33,11 @@ def add_parser(sub):
     p.add_argument('--file', action='append', default=[], metavar='FILE',
                    help='also copy FILE into the guest\'s /modules, without loading it '
                    '(for the script); repeatable')
+    p.add_argument('--expect-finding', action='append', default=[], metavar='REGEX',
+                   help='a kernel-log finding the run must produce (a WARN a test '
+                   'provokes on purpose): findings it matches (in the finding\'s line '
+                   'or the 3 lines around) are accepted, and a REGEX that matches '
+                   'none is a test failure; repeatable')
     p.add_argument('--log', help='where to keep the console log')
     p.add_argument('--append', default='', help='extra kernel command line')
     p.add_argument('modules', nargs='*', metavar='MODULE.ko')
@@ -50,7 +56,7 @@ def shim_module(kernel):
     return ko
 
 
-def judge(scan, result, plan):
+def judge(scan, result, plan, expected=()):
     """(status, reason) for the run, the gravest outcome first."""
     if scan.crash:
         return CRASH, scan.crash
@@ -61,8 +67,9 @@ def judge(scan, result, plan):
         return INFRA, 'the kernel did not boot to the test init'
     if not scan.ended or result.status != qemu.GUEST_DONE:
         return CRASH, 'the guest stopped before its end (QEMU status %s)' % result.status
+    unseen = scan.expect(expected)
     if scan.findings:
-        kinds = sorted({k for k, _ in scan.findings})
+        kinds = sorted({k for k, _, _ in scan.findings})
         return FINDINGS, '%s: %s' % (', '.join(kinds), scan.findings[0][1])
     bad = scan.bad_taint()
     if bad:
@@ -70,6 +77,8 @@ def judge(scan, result, plan):
     verdict = ktap.parse(ktap.compose(scan.ktap_lines(), plan))
     if not verdict.ok:
         return TEST_FAILURE, 'not ok: ' + ', '.join(verdict.failed[:5])
+    if unseen:
+        return TEST_FAILURE, 'expected finding not seen: ' + ', '.join(unseen)
     return PASS, verdict.summary
 
 
@@ -83,6 +92,11 @@ def run(args):
     for f in args.file:
         if not os.path.isfile(f):
             raise WqportError(f'{f}: no such file')
+    for rx in args.expect_finding:
+        try:
+            re.compile(rx)
+        except re.error as e:
+            raise WqportError(f'--expect-finding {rx!r}: {e}')
     if args.script and not os.path.isfile(args.script):
         raise WqportError(f'{args.script}: no such script')
     timeout = args.timeout or DEFAULT_TIMEOUT.get(kernel, 600)
@@ -113,7 +127,7 @@ def run(args):
     sys.stdout.write('\n'.join(doc) + '\n')
     with open(os.path.join(rundir, 'results.ktap'), 'w') as f:
         f.write('\n'.join(doc) + '\n')
-    status, reason = judge(scan, result, plan)
+    status, reason = judge(scan, result, plan, args.expect_finding)
     where = f' (console log: {log})' if status != PASS else ''
     print(f'wqport test: {OUTCOME[status]}: {reason}{where}', file=sys.stderr)
     return status

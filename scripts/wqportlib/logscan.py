@@ -24,6 +24,7 @@ FINDINGS = [
 # Taint bits that an out-of-tree, unsigned test module sets by design.
 TAINT_OOT = 1 << 12        # O
 TAINT_UNSIGNED = 1 << 13   # E
+TAINT_WARN = 1 << 9        # W: only when a WARN was expected
 TAINT_LETTERS = 'PFSRMBUDAWCIOELKXT'
 
 
@@ -41,8 +42,9 @@ class Scan:
         self.ended = False
         self.taint = None
         self.crash = None
-        self.findings = []
-        for line in self.lines:
+        self.findings = []        # (kind, line, context)
+        self.expected = []        # findings --expect-finding accepted
+        for i, line in enumerate(self.lines):
             if line.startswith('wqport: begin'):
                 self.begun = True
             elif line.startswith('wqport: end'):
@@ -55,19 +57,39 @@ class Scan:
                 continue
             for kind, pattern in FINDINGS:
                 if pattern.search(line):
-                    self.findings.append((kind, line.strip()))
+                    # the finding, with the lines around it (a WARN's message
+                    # comes before its WARNING: line, the module after)
+                    context = '\n'.join(self.lines[max(0, i - 3):i + 4])
+                    self.findings.append((kind, line.strip(), context))
                     break
 
+    def expect(self, regexes):
+        """Accept the findings that one of REGEXES matches (in the finding
+        or the lines around it).  Returns the regexes that matched none."""
+        unseen = []
+        for rx in regexes:
+            pattern = re.compile(rx)
+            hits = [f for f in self.findings if pattern.search(f[2])]
+            if not hits:
+                unseen.append(rx)
+            self.findings = [f for f in self.findings if f not in hits]
+            self.expected.extend(hits)
+        return unseen
+
     def bad_taint(self):
-        """Taint other than O and E, as letters, or '' when clean."""
+        """Taint other than O and E, as letters, or '' when clean.  An
+        expected WARN's W taint is expected too."""
         if self.taint is None:
             return ''
-        return taint_letters(self.taint & ~(TAINT_OOT | TAINT_UNSIGNED))
+        allowed = TAINT_OOT | TAINT_UNSIGNED
+        if any(kind == 'warning' for kind, _, _ in self.expected):
+            allowed |= TAINT_WARN
+        return taint_letters(self.taint & ~allowed)
 
     def ktap_lines(self):
         """The guest's KTAP: lines between the markers, markers removed."""
         out, inside = [], False
-        for line in self.lines:
+        for i, line in enumerate(self.lines):
             if line.startswith('wqport: begin'):
                 inside = True
             elif line.startswith('wqport: end'):

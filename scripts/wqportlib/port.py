@@ -67,7 +67,7 @@ class Port:
             copy_tree(legacy, self.src[v])
             if to:
                 rep = os.path.join(self.out, f'report-{v}.json')
-                res = sh([WQPORT, 'convert', '--to', to, '--in-place', '--force',
+                res = sh([WQPORT, 'convert', '--to', to, '--in-place', '--force', '--jobs', '2',
                           '--report', rep, self.src[v]])
                 if res.returncode not in (0, 1):
                     raise SystemExit(f'port: converting {legacy} failed:\n{res.stderr}')
@@ -81,7 +81,8 @@ class Port:
     def build(self, variant, rel):
         d = os.path.join(self.src[variant], rel)
         cmd = [WQPORT, 'build', '--kernel', self.kernel, '--lint',
-               '--out', os.path.join(self.out, 'obj', variant, rel, self.kernel)]
+               '--root', self.src[variant],
+               '--out', os.path.join(self.out, 'obj', self.kernel, variant)]
         if variant == 'C':
             cmd.append('--no-shim')
         res = sh(cmd + [d])
