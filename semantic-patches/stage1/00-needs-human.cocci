@@ -1,0 +1,79 @@
+/// Uses of the 2.4 task-queue family that stage 1 leaves to a human.
+///
+/// Reports, with file, line and reason, every use stage 1 cannot convert
+/// safely: tq_disk (block-layer unplugging), private DECLARE_TASK_QUEUE
+/// queues and the custom bottom halves that run them, routines that relied on
+/// bottom-half context against locks taken with spin_lock_bh(), a tq_struct
+/// handed to code outside the task-queue family, its list/sync internals,
+/// initializers nested in other structures and macros spatch cannot see
+/// through.  Reasons ending "(task queues in this file left as they are)"
+/// block: the other stage-1 patches then leave the whole file unchanged, so
+/// that no task object ends half converted.  The analysis is in wqport_tq.py.
+///
+// Confidence: High
+// Copyright: (C) wqport contributors.  GPLv2.
+// URL: semantic-patches/stage1 in wqport
+// Options: --no-includes --include-headers
+
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+import os, sys
+def wqport_dir():
+    if os.environ.get("WQPORT_COCCI_DIR"):
+        return os.environ["WQPORT_COCCI_DIR"]
+    try:
+        argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
+        for i, a in enumerate(argv[:-1]):
+            if a in (b"--sp-file", b"--cocci-file"):
+                return os.path.dirname(os.path.abspath(argv[i + 1].decode()))
+    except (IOError, OSError):
+        pass
+    return "."
+sys.path.insert(0, wqport_dir())
+import wqport_tq
+wqport_seen = set()
+
+// One anchor per file: the analysis is textual, over the whole file.
+@anchor depends on org || report@
+identifier fn;
+position p;
+@@
+fn@p(...) { ... }
+
+@script:python depends on report@
+p << anchor.p;
+@@
+if p[0].file not in wqport_seen:
+    wqport_seen.add(p[0].file)
+    for line, reason in wqport_tq.report_lines(p[0].file):
+        print("%s:%d:0-0: %s" % (p[0].file, line, reason))
+
+@script:python depends on org@
+p << anchor.p;
+@@
+if p[0].file not in wqport_seen:
+    wqport_seen.add(p[0].file)
+    for line, reason in wqport_tq.report_lines(p[0].file):
+        print("* TODO [[view:%s::face=ovl-face1::linb=%d::colb=0::cole=0][%s]]" % (p[0].file, line, reason))
+
+// Context: the calls that need a human, wherever they are.
+@depends on context@
+expression T;
+@@
+(
+* queue_task(T, &tq_disk)
+|
+* run_task_queue(&tq_disk)
+|
+* init_bh(...)
+|
+* remove_bh(...)
+|
+* disable_bh(...)
+|
+* enable_bh(...)
+)

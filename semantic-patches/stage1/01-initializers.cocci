@@ -1,0 +1,123 @@
+/// Static initializers of struct tq_struct become DECLARE_WORK().
+///
+/// 2.5.41 replaced task queues by workqueues; a task initialised at compile
+/// time, in any of the three styles 2.4 drivers use (GNU old-style
+/// `{ routine: f, data: d }`, C99 `{ .routine = f, .data = d }`, positional
+/// `{ {NULL, NULL}, 0, f, d }`), becomes DECLARE_WORK(name, f, d) with its
+/// storage class kept (as drivers/macintosh/adb.c did by hand in 2.5).
+/// spatch parses GNU designators but SmPL `.routine = f` does not match them,
+/// so the initializer is matched whole and read by wqport_tq.split_initializer.
+/// Initializers nested in another structure's, and arrays, are reported.
+///
+// Confidence: High
+// Copyright: (C) wqport contributors.  GPLv2.
+// URL: semantic-patches/stage1 in wqport
+// Options: --no-includes --include-headers
+
+virtual patch
+virtual context
+virtual org
+virtual report
+// Set by semantic-patches/apply-stage from stage1/analyse (wqport_tq.py):
+// wqport_blocked when the file has a use that needs a human (see
+// 00-needs-human), wqport_checked when that analysis found none.
+virtual wqport_blocked
+virtual wqport_checked
+
+// Without apply-stage (make coccicheck), the part of that analysis SmPL can
+// express keeps the file as it is: run 00-needs-human in report mode first
+// for the rest (nested initializers, hidden macros, bottom-half locks, a
+// task handed to other code).  Python only to read initializers.
+@wqport_unsafe depends on patch && !wqport_checked exists@
+identifier Q != {tq_timer, tq_immediate};
+identifier R != {tq_timer, tq_disk};
+struct tq_struct S;
+struct tq_struct *P;
+@@
+(
+ queue_task(..., &Q)
+|
+ run_task_queue(&R)
+|
+ disable_bh(...)
+|
+ enable_bh(...)
+|
+ S.sync != 0
+|
+ P->sync != 0
+)
+
+@initialize:python@
+@@
+import os, sys
+def wqport_dir():
+    if os.environ.get("WQPORT_COCCI_DIR"):
+        return os.environ["WQPORT_COCCI_DIR"]
+    try:
+        argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
+        for i, a in enumerate(argv[:-1]):
+            if a in (b"--sp-file", b"--cocci-file"):
+                return os.path.dirname(os.path.abspath(argv[i + 1].decode()))
+    except (IOError, OSError):
+        pass
+    return "."
+sys.path.insert(0, wqport_dir())
+import wqport_tq
+
+
+@r depends on patch && !wqport_blocked && !wqport_unsafe@
+identifier x;
+initializer list il;
+position p;
+@@
+struct tq_struct x@p = { il };
+
+// The routine and data as the driver spells them (identifiers, so that
+// spatch prints them verbatim rather than re-pretty-printing casts).
+@script:python s@
+p << r.p;
+f;
+d;
+@@
+res = wqport_tq.initializer_at(p[0].file, int(p[0].line), int(p[0].column))
+if res is None:
+    cocci.include_match(False)
+else:
+    coccinelle.f = cocci.make_ident(res[0])
+    coccinelle.d = cocci.make_ident(res[1])
+
+@depends on patch@
+declarer name DECLARE_WORK;
+identifier r.x;
+position r.p;
+initializer list r.il;
+identifier s.f, s.d;
+@@
+- struct tq_struct x@p = { il };
++ DECLARE_WORK(x, f, d);
+
+@depends on context@
+identifier x;
+initializer list il;
+@@
+* struct tq_struct x = { il };
+
+@c depends on org || report@
+identifier x;
+initializer list il;
+position p;
+@@
+struct tq_struct x@p = { il };
+
+@script:python depends on org@
+x << c.x;
+p << c.p;
+@@
+cocci.print_main("stage1: struct tq_struct %s initializer -> DECLARE_WORK" % x, p)
+
+@script:python depends on report@
+x << c.x;
+p << c.p;
+@@
+coccilib.report.print_report(p[0], "stage1: struct tq_struct %s initializer -> DECLARE_WORK" % x)

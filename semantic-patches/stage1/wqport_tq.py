@@ -1,0 +1,481 @@
+# wqport_tq.py: what stage 1's semantic patches cannot see with SmPL alone.
+#
+# Imported by every semantic-patches/stage1/*.cocci (their @initialize:python@
+# finds it beside the .cocci).  Copy it with them when dropping them into a
+# kernel tree (scripts/coccinelle/wqport/).
+#
+# analyse(path) reads a 2.4 driver's text once and returns its findings: the
+# uses of the task-queue family that the stage must leave to a human.  A finding
+# that "blocks" keeps the whole file's task-queue code as it is (a file is
+# converted all or nothing: converting some task objects and not others would
+# leave struct tq_struct and struct work_struct mixed in one object's uses).
+# The scan is textual and conservative: comments and strings are blanked first,
+# every #ifdef branch counts, and a name match is enough to block.
+
+import os
+import re
+import subprocess
+
+__all__ = ["analyse", "blocked", "split_initializer", "report_lines"]
+
+FAMILY = {
+    # calls that may be handed a struct tq_struct *
+    "queue_task", "schedule_task", "INIT_TQUEUE", "PREPARE_TQUEUE",
+    "INIT_WORK", "PREPARE_WORK", "DECLARE_WORK", "schedule_work", "schedule_delayed_work",
+    "INIT_LIST_HEAD", "sizeof", "memset", "if", "while", "for", "return", "switch",
+}
+BH_QUEUES = {"tq_timer", "tq_immediate"}
+REASON_TAIL = " (task queues in this file left as they are)"
+
+_cache = {}
+TQ_TOKENS = (r"\b(tq_struct|queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|tq_timer|"
+             r"tq_immediate|tq_disk|run_task_queue|flush_scheduled_tasks|mark_bh)\b|"
+             r"(\.|->)\s*routine\b")
+
+
+def _unparsed(path, text):
+    """(first, last, error line) of each region spatch --parse-c gives up on."""
+    try:
+        res = subprocess.run([os.environ.get("SPATCH", "spatch"), "--parse-c", "--no-includes",
+                              path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             timeout=120)
+        log = res.stdout.decode("latin-1")
+    except (OSError, subprocess.SubprocessError):
+        return [(1, text.count("\n") + 1, 1)]
+    lines = text.split("\n")
+    regions, prev_end = [], 0
+    errs = [int(m.group(1)) for m in re.finditer(r'parse error\s*\n\s*= File "[^"]*", line (\d+)', log)]
+    syncs = [int(m.group(1)) for m in re.finditer(r"ERROR-RECOV: found sync .* line (\d+)", log)]
+    for err in errs:
+        end = min([l for l in syncs if l >= err] or [len(lines)])
+        start = err
+        while start > prev_end + 1:                     # back to the toplevel's start
+            prev = lines[start - 2]
+            if re.match(r"^(\}|[^\s#].*;\s*$|#)", prev):
+                break
+            start -= 1
+        regions.append((start, end, err))
+        prev_end = end
+    return regions
+
+
+class Finding(object):
+    def __init__(self, line, reason, blocks):
+        self.line, self.reason, self.blocks = line, reason, blocks
+
+    def __repr__(self):
+        return "%d: %s%s" % (self.line, self.reason, " [blocks]" if self.blocks else "")
+
+
+def _blank(text):
+    """Comments and string/char literals replaced by spaces, newlines kept."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            i = j
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, n)
+            out.append(c + re.sub(r"[^\n]", " ", text[i + 1:j - 1]) + (text[j - 1] if j - 1 > i else ""))
+            i = j
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _close(text, i, open_c, close_c):
+    """Index just past the bracket matching text[i] == open_c (or len)."""
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == open_c:
+            depth += 1
+        elif text[j] == close_c:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return len(text)
+
+
+def _split_args(s):
+    """Top-level comma split of s (no outer brackets)."""
+    args, depth, cur = [], 0, []
+    for c in s:
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        if c == "," and depth == 0:
+            args.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(c)
+    if "".join(cur).strip():
+        args.append("".join(cur).strip())
+    return args
+
+
+def _calls(text, name):
+    """(offset, [args]) for each call of name."""
+    for m in re.finditer(r"\b%s\s*\(" % re.escape(name), text):
+        o = m.end() - 1
+        e = _close(text, o, "(", ")")
+        yield m.start(), _split_args(text[o + 1:e - 1])
+
+
+def _last_name(expr):
+    """The object a task expression names: &dev->tq, dev.tq[i] -> tq."""
+    names = re.findall(r"[A-Za-z_]\w*", re.sub(r"\[[^\]]*\]", "", expr))
+    return names[-1] if names else expr.strip()
+
+
+def split_initializer(elements):
+    """Initializer elements of one struct tq_struct -> (routine, data) or None.
+
+    Accepts GNU old-style (routine: f), C99 (.routine = f) and positional
+    ({list}, sync, routine, data) forms; data defaults to NULL.  None when there
+    is no routine, or a list/sync value other than the empty ones."""
+    routine = data = None
+    pos = 0
+    for e in elements:
+        e = e.strip()
+        m = re.match(r"^(?:\.\s*(\w+)\s*=|(\w+)\s*:(?!:))\s*(.*)$", e, re.S)
+        if m:
+            field, value = m.group(1) or m.group(2), m.group(3).strip()
+        else:
+            field, value = ["list", "sync", "routine", "data"][pos] if pos < 4 else "?", e
+            pos += 1
+        if field == "routine":
+            routine = value
+        elif field == "data":
+            data = value
+        elif field == "sync":
+            if value not in ("0", "0UL", "0L"):
+                return None
+        elif field == "list":
+            if not re.match(r"^\{\s*(NULL|0)?\s*(,\s*(NULL|0)\s*)?,?\s*\}$|^LIST_HEAD_INIT", value):
+                return None
+        else:
+            return None
+    if not routine or routine in ("NULL", "0"):
+        return None
+    return routine, (data if data else "NULL")
+
+
+def _line(text, off):
+    return text.count("\n", 0, off) + 1
+
+
+def _function_bodies(text):
+    """name -> (start, end) of each function definition, found textually."""
+    bodies = {}
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\{", text):
+        name = m.group(1)
+        if name in ("if", "while", "for", "switch", "return", "sizeof"):
+            continue
+        # a definition starts its line's statement: the text before it on
+        # the previous non-blank characters ends with }, ;, ) or a type word
+        before = text[:m.start()].rstrip()
+        if before and before[-1] in "=,(":
+            continue
+        o = m.end() - 1
+        bodies.setdefault(name, (o, _close(text, o, "{", "}")))
+    return bodies
+
+
+def analyse(path):
+    if path in _cache:
+        return _cache[path]
+    try:
+        with open(path, encoding="latin-1") as f:
+            raw = f.read()
+    except (IOError, OSError):
+        _cache[path] = []
+        return []
+    text = _blank(raw)
+    out = []
+
+    def find(off, reason, blocks):
+        out.append(Finding(_line(text, off), reason + (REASON_TAIL if blocks else ""), blocks))
+
+    # Names of task objects: variables, fields, pointers, arrays.
+    tq_names = set(re.findall(r"\bstruct\s+tq_struct\s*\**\s*([A-Za-z_]\w*)", text))
+    for m in re.finditer(r"\bstruct\s+tq_struct\s+[^;{}]*;", text):
+        tq_names.update(re.findall(r"[,\s*]([A-Za-z_]\w*)\s*(?:\[|,|;|=)", m.group(0)))
+    tq_names.discard("tq_struct")
+    funcs = _function_bodies(text)
+
+    # Declarations the initializer patch converts: struct tq_struct x = {...};
+    decl_spans = []
+    for m in re.finditer(r"\bstruct\s+tq_struct\s+([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*=\s*\{", text):
+        o = m.end() - 1
+        e = _close(text, o, "{", "}")
+        if m.group(2):
+            find(m.start(), "wqport: array of struct tq_struct with a static initializer; "
+                 "give each element an INIT_WORK() in the init path by hand", True)
+            continue
+        if split_initializer(_split_args(text[o + 1:e - 1])) is None:
+            find(m.start(), "wqport: static initializer of %s without a routine or with list/sync "
+                 "values; write its INIT_WORK() by hand" % m.group(1), True)
+            continue
+        decl_spans.append((m.start(), e))
+
+    # Initializers nested in another structure's initializer, or in a macro.
+    for m in re.finditer(r"[{,]\s*(?:\.\s*routine\s*=(?!=)|routine\s*:(?!:))", text):
+        if any(s <= m.start() < e for s, e in decl_spans):
+            continue
+        # the brace this designator is in, and the field it initialises
+        depth, j = 0, m.start() + (0 if text[m.start()] == "{" else -1)
+        while j >= 0:
+            if text[j] == "}":
+                depth += 1
+            elif text[j] == "{":
+                if depth == 0:
+                    break
+                depth -= 1
+            j -= 1
+        field = re.search(r"(?:\.\s*(\w+)\s*=|(\w+)\s*:)\s*$", text[max(0, j - 80):max(0, j)])
+        if not field or (field.group(1) or field.group(2)) not in tq_names:
+            continue                    # some other structure's routine field
+        find(m.start(), "wqport: task routine set in an initializer of an enclosing structure "
+             "(or a macro); move it to an INIT_WORK() in the init path by hand", True)
+
+    # queue_task onto queues other than tq_timer / tq_immediate.
+    for off, args in _calls(text, "queue_task"):
+        if len(args) != 2:
+            continue
+        q = re.sub(r"^&\s*", "", args[1]).strip()
+        if q in BH_QUEUES:
+            continue
+        if q == "tq_disk":
+            find(off, "wqport: queue_task() onto tq_disk (block-layer unplugging) has no "
+                 "workqueue equivalent; use the request queue's unplug_fn by hand", True)
+        elif q == "tq_scheduler":
+            find(off, "wqport: queue_task() onto tq_scheduler (gone since 2.4.0); "
+                 "schedule_work() is the likely replacement, check by hand", True)
+        else:
+            find(off, "wqport: queue_task() onto %s, a private or unknown task queue (run by "
+                 "the driver's own bottom half?); convert each task to a work item by hand" % q, True)
+
+    for m in re.finditer(r"\bDECLARE_TASK_QUEUE\s*\(\s*(\w+)", text):
+        find(m.start(), "wqport: private task queue %s; convert its tasks to work items and "
+             "drop the queue by hand" % m.group(1), True)
+
+    for off, args in _calls(text, "run_task_queue"):
+        q = re.sub(r"^&\s*", "", args[0]).strip() if args else "?"
+        if q == "tq_timer":
+            continue
+        if q == "tq_disk":
+            find(off, "wqport: run_task_queue(&tq_disk) unplugs the block layer; nothing runs "
+                 "tq_disk on 2.6+: use blk_run_queues()/the queue's unplug_fn by hand", False)
+        else:
+            find(off, "wqport: run_task_queue(&%s) runs a private or bottom-half queue "
+                 "synchronously; convert by hand" % q, True)
+
+    # Custom bottom halves.
+    for name in ("init_bh", "remove_bh", "mark_bh"):
+        for off, args in _calls(text, name):
+            if args and args[0] != "IMMEDIATE_BH":
+                find(off, "wqport: %s(%s): a custom bottom half; convert it to a tasklet or a "
+                     "work item by hand" % (name, args[0]), False)
+    for name in ("disable_bh", "enable_bh", "start_bh_atomic", "end_bh_atomic",
+                 "synchronize_bh"):
+        for off, args in _calls(text, name):
+            find(off, "wqport: %s() excludes bottom halves; task routines become work items "
+                 "in process context, which it no longer excludes" % name, True)
+
+    # Macros that hide task-queue code behind several statements.
+    for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)", text, re.M):
+        body = m.group(2)
+        if not re.search(r"\b(queue_task|schedule_task|tq_struct|INIT_TQUEUE|PREPARE_TQUEUE|"
+                         r"tq_timer|tq_immediate|run_task_queue)\b", body):
+            continue
+        b = re.sub(r"\\\n", " ", body).strip()
+        if b.startswith("("):
+            b = b[_close(b, 0, "(", ")"):].strip()
+        b = re.sub(r"^do\s*\{.*\}\s*while\s*\(\s*0\s*\)$", "", b, flags=re.S)
+        if ";" in b.rstrip(";") or (b.endswith(";") and not b.startswith("{")):
+            find(m.start(), "wqport: macro %s hides task-queue code in several statements, "
+                 "which spatch cannot see through; expand or convert it by hand" % m.group(1), True)
+
+    # Task object internals, and stores that are not an initialisation.
+    names = "|".join(sorted(re.escape(n) for n in tq_names)) or "(?!)"
+    for m in re.finditer(r"\b(?:%s)\s*(?:\[[^\]]*\]\s*)?(?:\.|->)\s*(sync|list|routine)\b(\s*=(?!=))?" % names, text):
+        field, store = m.group(1), m.group(2)
+        if field == "routine" and store:
+            continue                                     # checked below
+        if field == "sync" and store and re.match(r"\s*=\s*0\s*;", text[m.end(1):]):
+            continue
+        if field == "list" and re.search(r"INIT_LIST_HEAD\s*\(\s*&[^;]*$", text[max(0, m.start() - 80):m.start()]):
+            continue
+        find(m.start(), "wqport: reads or writes tq_struct.%s, which struct work_struct "
+             "does not have; convert by hand" % field, True)
+
+    # routine stores: need a data store beside them, or no data store at all.
+    stores = {}
+    for m in re.finditer(r"([\w.\->\[\]]+?)\s*(?:\.|->)\s*(routine|data)\s*=(?!=)([^;]*);", text):
+        obj = _last_name(m.group(1))
+        if obj in tq_names:
+            stores.setdefault(obj, []).append((m.start(), m.end(), m.group(2)))
+    for obj, ss in stores.items():
+        for i, (s, e, field) in enumerate(ss):
+            if field != "routine":
+                continue
+            near = [t for t in ss if t[2] == "data" and
+                    (abs(t[0] - e) < 3 or abs(s - t[1]) < 3 or
+                     re.match(r"^\s*$", text[min(e, t[1]):max(s, t[0])]))]
+            if not near and any(t[2] == "data" for t in ss):
+                find(s, "wqport: %s.routine is stored apart from %s.data; "
+                     "write its INIT_WORK() by hand" % (obj, obj), True)
+
+    # Field stores on a task whose struct tq_struct is declared elsewhere (a
+    # header): 02's store rules need the type, so they would miss them while
+    # 03 converts the queueing.
+    tasks = set()
+    for name in ("queue_task", "schedule_task", "INIT_TQUEUE", "PREPARE_TQUEUE"):
+        for off, args in _calls(text, name):
+            if args:
+                tasks.add(_last_name(args[0]))
+    for m in re.finditer(r"([\w.\->\[\]]+?)\s*(?:\.|->)\s*(routine|data|sync)\s*=(?!=)", text):
+        obj = _last_name(m.group(1))
+        if obj in tasks and obj not in tq_names:
+            find(m.start(), "wqport: %s.%s is stored, but %s's struct tq_struct is declared "
+                 "outside this file (a header?); the field stores need its type: convert by "
+                 "hand, or with the declaration moved here" % (obj, m.group(2), obj), True)
+
+    # Routines that ran in bottom-half context and take a lock that process
+    # context takes with spin_lock_bh(): as work items they would need _bh too.
+    routines = {}
+    for name in ("INIT_TQUEUE", "PREPARE_TQUEUE"):
+        for off, args in _calls(text, name):
+            if len(args) == 3:
+                routines.setdefault(_last_name(args[0]), set()).add(_last_name(args[1]))
+    for m in re.finditer(r"([\w.\->\[\]]+?)\s*(?:\.|->)\s*routine\s*=(?!=)([^;]*);", text):
+        routines.setdefault(_last_name(m.group(1)), set()).add(_last_name(m.group(2)))
+    for m in re.finditer(r"\bstruct\s+tq_struct\s+(\w+)\s*=\s*\{", text):
+        o = m.end() - 1
+        r = split_initializer(_split_args(text[o + 1:_close(text, o, "{", "}") - 1]))
+        if r:
+            routines.setdefault(m.group(1), set()).add(_last_name(r[0]))
+    in_bh = set()
+    for off, args in _calls(text, "queue_task"):
+        if len(args) == 2 and re.sub(r"^&\s*", "", args[1]).strip() in BH_QUEUES:
+            in_bh |= routines.get(_last_name(args[0]), set())
+    bh_locked = set()
+    for name in ("spin_lock_bh", "read_lock_bh", "write_lock_bh", "local_bh_disable"):
+        for off, args in _calls(text, name):
+            bh_locked.add(_last_name(args[0]) if args else "*")
+    for r in sorted(in_bh):
+        if r not in funcs:
+            continue
+        s, e = funcs[r]
+        body = text[s:e]
+        for name in ("spin_lock", "read_lock", "write_lock"):
+            for off, args in _calls(body, name):
+                lk = _last_name(args[0]) if args else "?"
+                if lk in bh_locked or "*" in bh_locked:
+                    find(s + off, "wqport: %s() ran in bottom-half context and takes %s with "
+                         "%s(), while process context takes it with _bh; as a work item it "
+                         "would race with bottom halves: convert by hand" % (r, lk, name), True)
+
+    # A struct tq_struct handed to code outside the task-queue family.
+    macros = set(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", text, re.M))
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", text):
+        fn = m.group(1)
+        if fn in FAMILY or fn in funcs or fn in macros or fn.startswith("__builtin"):
+            continue
+        o = m.end() - 1
+        args = _split_args(text[o + 1:_close(text, o, "(", ")") - 1])
+        for a in args:
+            if re.match(r"^\(?\s*&?[\w.\->\[\]\s]*$", a) and "&" in a and _last_name(a) in tq_names:
+                find(m.start(), "wqport: %s is handed to %s(), outside the task-queue family; "
+                     "convert by hand" % (a.strip(), fn), True)
+
+    # Code spatch cannot parse is skipped by every rule, silently: a task
+    # declared or used there would end half converted.
+    if re.search(TQ_TOKENS, text):
+        all_lines = text.split("\n")
+        macro_lines = set()                 # lines of the #defines reported above
+        for f in out:
+            if f.reason.startswith("wqport: macro "):
+                n = f.line
+                macro_lines.add(n)
+                while n <= len(all_lines) and all_lines[n - 1].rstrip().endswith("\\"):
+                    n += 1
+                    macro_lines.add(n)
+        for start, end, line in _unparsed(path, text):
+            # inside a #define the macro check already reported: once is enough
+            if line in macro_lines:
+                continue
+            chunk = "\n".join(text.split("\n")[start - 1:end])
+            if re.search(TQ_TOKENS, chunk):
+                out.append(Finding(line, "wqport: spatch cannot parse lines %d-%d, which hold "
+                                   "task-queue code; convert by hand" % (start, end) + REASON_TAIL,
+                                   True))
+
+    out.sort(key=lambda f: (f.line, f.reason))
+    _cache[path] = out
+    return out
+
+
+def blocked(path):
+    return any(f.blocks for f in analyse(path))
+
+
+def report_lines(path):
+    return [(f.line, f.reason) for f in analyse(path)]
+
+
+def initializer_at(path, line, col):
+    """(routine, data) as written in the source, for the declaration whose
+    name starts at line:col (0-based col), or None.  Used instead of the
+    token-spaced text spatch gives for an initializer list, so the driver's
+    own spelling (casts, spacing) is kept."""
+    try:
+        with open(path, encoding="latin-1") as f:
+            raw = f.read()
+    except (IOError, OSError):
+        return None
+    text = _blank(raw)
+    lines = text.split("\n")
+    off = sum(len(l) + 1 for l in lines[:line - 1]) + col
+    o = text.find("{", off)
+    if o < 0:
+        return None
+    e = _close(text, o, "{", "}")
+    parts, depth, start = [], 0, o + 1
+    for j in range(o + 1, e - 1):
+        c = text[j]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(raw[start:j])
+            start = j + 1
+    if raw[start:e - 1].strip():
+        parts.append(raw[start:e - 1])
+    r = split_initializer([re.sub(r"\s+", " ", p.strip()) for p in parts])
+    return r
+
+
+def has_initializer(path):
+    """Whether path declares a struct tq_struct with an initializer."""
+    try:
+        with open(path, encoding="latin-1") as f:
+            text = _blank(f.read())
+    except (IOError, OSError):
+        return True
+    return re.search(r"\bstruct\s+tq_struct\s+\w+\s*=", text) is not None

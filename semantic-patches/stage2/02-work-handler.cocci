@@ -1,0 +1,756 @@
+/// Work handlers: the 2.6.20 work_struct conversion.
+///
+/// Before 2.6.20 a work item carried a data pointer that its handler got as
+/// `void f(void *data)`; INIT_WORK/DECLARE_WORK/PREPARE_WORK took it as third
+/// argument.  Since 2.6.20 (David Howells, "WorkStruct: Pass the work_struct
+/// pointer instead of context data") a handler is `void f(struct work_struct
+/// *work)` and finds its data through the item: container_of(work, T, field),
+/// with to_delayed_work(work) first for a struct delayed_work.
+///
+/// This semantic patch converts a handler when every work item that uses it
+/// tells the same story:
+///  - the data was the structure that contains the item (INIT_WORK(&p->w, f, p),
+///    INIT_WORK(&s.w, f, &s)): the old local `T *x = data;` (or the parameter)
+///    becomes container_of(work, T, w);
+///  - the data was the address of a global (&g): the handler uses g directly;
+///  - the data was NULL, or the handler never reads it: only the signature
+///    changes.
+/// The data argument, and any cast on the function, then goes from the
+/// INIT_WORK/DECLARE_WORK/PREPARE_WORK calls; prototypes follow; direct calls
+/// f(p) become f(&p->w) (f(&w.work) for delayed work).
+///
+/// Everything else is left alone and reported with what the maintainer must
+/// add: data that is not the container (a back-pointer, a member, per-item or
+/// per-call data), work items in arrays, one handler shared by different items,
+/// handlers not defined in the file or used other than as a work handler,
+/// direct calls that pass something else.
+///
+/// Apply after 01-delayed-work.cocci (it names delayed items
+/// INIT_DELAYED_WORK/DECLARE_DELAYED_WORK, which this patch recognises); in
+/// report mode the input is the 2.6.0-2.6.19 source.
+//
+// Confidence: High for the converted forms; the reported ones need a human.
+// Copyright: wqport project.  License: GPL-2.0-only.
+// Options: --no-includes --include-headers
+// Keywords: INIT_WORK, DECLARE_WORK, PREPARE_WORK, work_struct, container_of
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+import re
+
+# All tables are keyed by file name: `make coccicheck` may hand one process
+# many files.
+GLOBALS = {}    # file -> {name: type string} of file-scope variables
+GLOBALLINE = {} # file -> {name: line of its first declaration}
+USES = {}       # file -> {handler: [use]}; use: dict(macro, W, D, pos, fpos)
+ETYPE = {}      # file -> {(line, col) of a use: type string of its container}
+DEFS = {}       # file -> {handler: dict(ptype, param, pos)}
+LOCALT = {}     # file -> {handler: type string of `T *x = data;`}
+READS = {}      # file -> set of handlers whose body reads the parameter
+CALLS = {}      # file -> {handler: [(pos, arg string)]}
+REFS = {}       # file -> {handler: [pos]} every occurrence of the name
+KNOWN = {}      # file -> set of (line, col) occurrences explained above
+DECIDED = {}    # (file, handler) -> decision dict
+REPORTED = set()
+COLLIDE = set()  # (file, handler) whose body already uses the name work
+
+def norm(s):
+    return re.sub(r'\s+', '', s)
+
+def key(p):
+    return (p.line, p.column)
+
+def tbl(t, f, default):
+    return t.setdefault(f, default)
+
+def strip_void_cast(d):
+    m = re.match(r'^\(void\*\)(.*)$', d)
+    if m:
+        d = m.group(1)
+        if d.startswith('(') and d.endswith(')'):
+            d = d[1:-1]
+    return d
+
+def split_item(w):
+    """&E->a.b / &E.a -> list of (E, sep, fieldpath) splits, longest E first."""
+    if not w.startswith('&'):
+        return []
+    body = w[1:]
+    if body.startswith('(') and body.endswith(')'):
+        body = body[1:-1]
+    out = []
+    for m in re.finditer(r'(->|\.)', body):
+        e, sep, fld = body[:m.start()], m.group(1), body[m.end():]
+        if re.match(r'^\w+(\.\w+)*$', fld):
+            out.append((e, sep, fld))
+    return out
+
+def classify(f, u):
+    """Kind of one use: ('container', E, fld, sep) / ('global', g) / ('null',)
+    / ('other', reason)."""
+    file = u['pos'].file
+    W, D = u['W'], strip_void_cast(u['D'])
+    if D in ('NULL', '0'):
+        return ('null',)
+    if '[' in W:
+        return ('other', 'the work item %s is an array element: container_of() '
+                'cannot recover the container from a variable index; give the '
+                'element a struct that holds the item and its data, and '
+                'container_of() that' % u['W'])
+    for e, sep, fld in split_item(W):
+        if (sep == '->' and D == e) or (sep == '.' and D == '&' + e):
+            return ('container', e, fld, sep)
+    m = re.match(r'^&(\w+)$', D)
+    if m and m.group(1) in GLOBALS.get(file, {}):
+        return ('global', m.group(1))
+    where = 'the item' if not u['W'] else u['W']
+    return ('other', 'data %s of %s is not the structure containing %s: add '
+            'a field for it beside the work item, set it where the item is '
+            'initialised, and read it in %s() through container_of()'
+            % (u['D'], u['macro'], where, f))
+
+REPORT = False
+ORG = False
+CURFILE = [None]
+
+def kind_of(f):
+    k = decide(CURFILE[0], f) if CURFILE[0] else None
+    return k['kind'] if k else None
+
+def is_container(f):
+    return kind_of(f) == 'container'
+
+def is_global(f):
+    return kind_of(f) == 'global'
+
+def is_null(f):
+    return kind_of(f) == 'null'
+
+def is_ok(f):
+    return kind_of(f) is not None
+
+def say(p, msg):
+    k = (p.file, p.line, p.column, msg)
+    if k in REPORTED:
+        return
+    REPORTED.add(k)
+    if REPORT:
+        import coccilib.report
+        coccilib.report.print_report(p, 'wqport: ' + msg)
+    elif ORG:
+        import coccilib.org
+        coccilib.org.print_todo(p, 'wqport: ' + msg)
+
+def decide(file, f):
+    """Decision for handler f: dict(kind=...) or None (reported)."""
+    if (file, f) in DECIDED:
+        return DECIDED[(file, f)]
+    d = None
+    uses = USES.get(file, {}).get(f, [])
+    df = DEFS.get(file, {}).get(f)
+    if not uses:
+        DECIDED[(file, f)] = None
+        return None
+    if df is None:
+        for u in uses:
+            say(u['pos'], '%s() is not defined in this file: convert it to '
+                'void %s(struct work_struct *work) by hand' % (f, f))
+        DECIDED[(file, f)] = None
+        return None
+    kinds = [(u, classify(f, u)) for u in uses]
+    bad = [(u, k) for u, k in kinds if k[0] == 'other']
+    for u, k in bad:
+        say(u['pos'], k[1])
+    if bad:
+        DECIDED[(file, f)] = None
+        return None
+    conts = [(u, k) for u, k in kinds if k[0] == 'container']
+    globs = [(u, k) for u, k in kinds if k[0] == 'global']
+    nulls = [(u, k) for u, k in kinds if k[0] == 'null']
+    reads = f in READS.get(file, set())
+    kind = None
+    if conts and not globs and not (nulls and reads):
+        flds = set(k[2] for u, k in conts)
+        dels = set('DELAYED' in u['macro'] for u, k in conts)
+        types = set(ETYPE.get(file, {}).get(key(u['pos'])) for u, k in conts)
+        types.discard(None)
+        lt = LOCALT.get(file, {}).get(f)
+        pt = df['ptype']
+        if not types and lt and lt != 'void':
+            types.add(lt)
+        if not types and pt.endswith('*') and norm(pt) != 'void*':
+            types.add(pt[:-1].strip())
+        if len(flds) > 1 or len(dels) > 1:
+            for u, k in conts:
+                say(u['pos'], '%s() serves different work items (%s): '
+                    'container_of() cannot tell them apart; give each item '
+                    'its own handler' % (f, ', '.join(sorted(
+                        set(x['W'] for x, y in conts)))))
+            kind = None
+        elif len(types) != 1:
+            for u, k in conts:
+                say(u['pos'], 'cannot tell the type of %s that contains %s: '
+                    'convert %s() by hand with container_of()'
+                    % (k[1], u['W'], f))
+            kind = None
+        else:
+            t = types.pop()
+            ok = True
+            if norm(pt) != 'void*' and norm(pt) != norm(t) + '*':
+                ok = False
+            if lt and lt != 'void' and norm(lt) != norm(t):
+                ok = False
+            if not ok:
+                for u, k in conts:
+                    say(u['pos'], '%s() takes %s but the item lives in %s: '
+                        'convert it by hand' % (f, pt, t))
+            else:
+                kind = dict(kind='container', T=t, fld=flds.pop(),
+                            delayed=dels.pop(), sep=conts[0][1][3])
+    elif globs and not conts and not (nulls and reads):
+        gs = set(k[1] for u, k in globs)
+        gline = GLOBALLINE.get(file, {})
+        late = [g for g in gs if gline.get(g, 0) > int(df['pos'].line)]
+        if late:
+            for u, k in globs:
+                say(u['pos'], '%s() would use %s directly, but %s is declared '
+                    'after %s(): move its declaration above %s() and run '
+                    'again' % (f, late[0], late[0], f, f))
+        elif len(gs) == 1:
+            g = gs.pop()
+            kind = dict(kind='global', g=g, GT=GLOBALS[file][g],
+                        item=globs[0][0]['W'],
+                        delayed='DELAYED' in globs[0][0]['macro'])
+            if len(set(u['W'] for u, k in globs)) != 1:
+                kind['item'] = None
+        else:
+            for u, k in globs:
+                say(u['pos'], '%s() gets different globals (%s): give each '
+                    'item its own handler' % (f, ', '.join(sorted(gs))))
+    elif nulls and not conts and not globs and not reads:
+        kind = dict(kind='null', item=nulls[0][0]['W'],
+                    delayed='DELAYED' in nulls[0][0]['macro'])
+        if len(set(u['W'] for u, k in nulls)) != 1:
+            kind['item'] = None
+    else:
+        for u, k in kinds:
+            say(u['pos'], '%s() gets different kinds of data (container, '
+                'global, NULL) or reads a NULL one: convert it by hand' % f)
+    if kind is not None and (file, f) in COLLIDE:
+        say(df['pos'], '%s() already uses the name work, which its new '
+            'parameter struct work_struct *work would shadow: rename that '
+            'first' % f)
+        kind = None
+    if kind is not None:
+        # every other occurrence of the name must be explained
+        known = KNOWN.get(file, set())
+        for p in REFS.get(file, {}).get(f, []):
+            if key(p) not in known:
+                say(p, '%s() is also used here, not as a work handler: its '
+                    'type changes to void (*)(struct work_struct *); '
+                    'convert this use by hand' % f)
+                kind = None
+    if kind is not None:
+        for p, a in CALLS.get(file, {}).get(f, []):
+            if call_arg(kind, a) is None:
+                say(p, 'direct call %s(%s): pass the work item instead of '
+                    'the old data' % (f, a))
+                kind = None
+    DECIDED[(file, f)] = kind
+    return kind
+
+def item_addr(kind, item):
+    """The work_struct address for a work item expression &x (delayed: &x.work)."""
+    if kind['delayed']:
+        return item + '.work'
+    return item
+
+def call_arg(kind, a):
+    """New argument for a direct call f(a), or None."""
+    a = norm(a)
+    if kind['kind'] == 'container':
+        if kind['sep'] == '->':
+            w = '&%s->%s' % (a if re.match(r'^[\w.>-]+$', a) else '(' + a + ')',
+                             kind['fld'])
+        elif a.startswith('&'):
+            w = '&%s.%s' % (a[1:], kind['fld'])
+        else:
+            return None
+        return w + '.work' if kind['delayed'] else w
+    if kind['kind'] == 'global':
+        if kind['item'] and a in ('&' + kind['g'], '(void*)&' + kind['g']):
+            return item_addr(kind, kind['item'])
+        return None
+    if kind['kind'] == 'null' and kind['item'] and a in ('NULL', '0'):
+        return item_addr(kind, kind['item'])
+    return None
+
+// a new file: forget the previous one (one process may see many files)
+@script:python@
+@@
+CURFILE[0] = None
+
+@script:python depends on report@
+@@
+REPORT = True
+
+@script:python depends on org@
+@@
+ORG = True
+
+// ---------------------------------------------------------------- facts
+
+@gv@
+type T;
+identifier g;
+position p;
+@@
+(
+T g@p;
+|
+T g@p = ...;
+)
+
+@script:python@
+g << gv.g;
+T << gv.T;
+p << gv.p;
+@@
+if p[0].current_element == g and '(' not in T:
+    tbl(GLOBALS, p[0].file, {})[g] = T
+    tbl(GLOBALLINE, p[0].file, {}).setdefault(g, int(p[0].line))
+
+@ini@
+identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
+identifier f;
+expression W, D;
+position p, pf;
+type CT;
+@@
+(
+i@p(W, f@pf, D)
+|
+i@p(W, (CT)f@pf, D)
+)
+
+@script:python@
+i << ini.i;
+W << ini.W;
+D << ini.D;
+f << ini.f;
+p << ini.p;
+pf << ini.pf;
+@@
+tbl(USES, p[0].file, {}).setdefault(f, []).append(
+    dict(macro=i, W=norm(W), D=norm(D), pos=p[0]))
+tbl(KNOWN, p[0].file, set()).add(key(pf[0]))
+
+@dec@
+declarer name DECLARE_WORK;
+identifier n, f;
+expression D;
+position pf;
+type CT;
+@@
+(
+DECLARE_WORK(n, f@pf, D);
+|
+DECLARE_WORK(n, (CT)f@pf, D);
+)
+
+@script:python@
+n << dec.n;
+D << dec.D;
+f << dec.f;
+pf << dec.pf;
+@@
+tbl(USES, pf[0].file, {}).setdefault(f, []).append(
+    dict(macro='DECLARE_WORK', W='&' + n, D=norm(D), pos=pf[0]))
+tbl(KNOWN, pf[0].file, set()).add(key(pf[0]))
+
+@ddec@
+declarer name DECLARE_DELAYED_WORK;
+identifier n, f;
+expression D;
+position pf;
+type CT;
+@@
+(
+DECLARE_DELAYED_WORK(n, f@pf, D);
+|
+DECLARE_DELAYED_WORK(n, (CT)f@pf, D);
+)
+
+@script:python@
+n << ddec.n;
+D << ddec.D;
+f << ddec.f;
+pf << ddec.pf;
+@@
+tbl(USES, pf[0].file, {}).setdefault(f, []).append(
+    dict(macro='DECLARE_DELAYED_WORK', W='&' + n, D=norm(D), pos=pf[0]))
+tbl(KNOWN, pf[0].file, set()).add(key(pf[0]))
+
+// the type of the container, where the C source tells it
+@et@
+identifier ini.i;
+position ini.p;
+type T;
+T *E;
+T S;
+identifier fld;
+@@
+(
+i@p(&E->fld, ...)
+|
+i@p(&S.fld, ...)
+)
+
+@script:python@
+T << et.T;
+p << ini.p;
+@@
+tbl(ETYPE, p[0].file, {})[key(p[0])] = T
+
+@hdef@
+identifier f, data;
+type PT;
+position p;
+@@
+void f@p(PT data) { ... }
+
+@script:python@
+f << hdef.f;
+data << hdef.data;
+PT << hdef.PT;
+p << hdef.p;
+@@
+CURFILE[0] = p[0].file
+if f in USES.get(p[0].file, {}):
+    tbl(DEFS, p[0].file, {})[f] = dict(ptype=PT, param=data, pos=p[0])
+    tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+
+@hloc@
+identifier hdef.f, hdef.data, x;
+type hdef.PT, T;
+@@
+void f(PT data) {
+... when != data
+(
+T *x = data;
+|
+T *x = (T *)data;
+)
+...
+}
+
+@script:python@
+f << hdef.f;
+T << hloc.T;
+p << hdef.p;
+@@
+tbl(LOCALT, p[0].file, {}).setdefault(f, T)
+
+// (a plain match plus current_element: <+... data ...+> over a whole body
+// can take minutes on macro-heavy handlers)
+@hread@
+identifier hdef.data;
+position q;
+@@
+data@q
+
+@script:python@
+f << hdef.f;
+p << hdef.p;
+q << hread.q;
+@@
+if q[0].current_element == f and (q[0].line, q[0].column) != (p[0].line, p[0].column):
+    if int(q[0].line) > int(p[0].line) or q[0].column != p[0].column:
+        tbl(READS, p[0].file, set()).add(f)
+
+// the new parameter is called `work`: a handler that already says `work`
+// (a local, a global item named work) would see it shadowed
+@hwork@
+position q;
+@@
+work@q
+
+@script:python@
+f << hdef.f;
+q << hwork.q;
+@@
+if q[0].current_element == f:
+    COLLIDE.add((CURFILE[0], f))
+
+@hproto@
+identifier hdef.f;
+parameter list[1] ps;
+position p;
+@@
+void f@p(ps);
+
+@script:python@
+p << hproto.p;
+@@
+tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+
+@hcall@
+identifier hdef.f;
+expression A;
+position p;
+@@
+f@p(A)
+
+@script:python@
+f << hdef.f;
+A << hcall.A;
+p << hcall.p;
+@@
+tbl(CALLS, p[0].file, {}).setdefault(f, []).append((p[0], A))
+tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+
+@href@
+identifier hdef.f;
+position p;
+@@
+f@p
+
+@script:python@
+f << hdef.f;
+p << href.p;
+@@
+l = tbl(REFS, p[0].file, {}).setdefault(f, [])
+if key(p[0]) not in [key(q) for q in l]:
+    l.append(p[0])
+
+// ------------------------------------------------------------- decisions
+// One matching rule per kind of handler, gated by decide(); each is followed
+// by the script that makes its metavariables.  (A script that only filters
+// would drop the environments the other kinds need.)
+
+@hc@
+identifier f : script:python() { is_container(f) };
+identifier data;
+type PT;
+@@
+void f(PT data) { ... }
+
+@script:python okc@
+f << hc.f;
+T;
+fld;
+WE;
+@@
+k = decide(CURFILE[0], f)
+coccinelle.T = cocci.make_type(k['T'])
+coccinelle.fld = cocci.make_ident(k['fld'])
+coccinelle.WE = cocci.make_expr('to_delayed_work(work)' if k['delayed']
+                                else 'work')
+
+@hg@
+identifier f : script:python() { is_global(f) };
+identifier data;
+type PT;
+@@
+void f(PT data) { ... }
+
+@script:python okg@
+f << hg.f;
+g;
+GT;
+@@
+k = decide(CURFILE[0], f)
+coccinelle.g = cocci.make_ident(k['g'])
+coccinelle.GT = cocci.make_type(k['GT'])
+
+// --------------------------------------------------------------- context
+
+@depends on context@
+identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
+expression W, F, D;
+@@
+* i(W, F, D)
+
+@depends on context@
+declarer name DECLARE_WORK;
+identifier n;
+expression F, D;
+@@
+* DECLARE_WORK(n, F, D);
+
+// ----------------------------------------------------------------- patch
+
+// the handler's local `T *x = data;` becomes the container_of()
+@c1 depends on patch@
+identifier hc.f, hc.data, x;
+identifier okc.fld;
+type okc.T, T3, hc.PT;
+expression okc.WE;
+@@
+ void f(
+- PT data
++ struct work_struct *work
+ ) {
+ ... when != data
+(
+- T3 *x = data;
++ T3 *x = container_of(WE, T, fld);
+|
+- T3 *x = (T3 *)data;
++ T3 *x = container_of(WE, T, fld);
+)
+ <...
+- data
++ x
+ ...>
+ }
+
+// no such local: the parameter's name becomes the local
+@c2 depends on patch@
+identifier hc.f, hc.data;
+identifier okc.fld;
+type okc.T, hc.PT;
+expression okc.WE;
+@@
+ void f(
+- PT data
++ struct work_struct *work
+ ) {
++ T *data = container_of(WE, T, fld);
+ ...
+ }
+
+@g1 depends on patch@
+identifier hg.f, hg.data, fx;
+identifier okg.g;
+type okg.GT, hg.PT, T2;
+@@
+ void f(
+- PT data
++ struct work_struct *work
+ ) {
+ <...
+(
+- *(GT *)data
++ g
+|
+- ((GT *)data)->fx
++ g.fx
+|
+- data->fx
++ g.fx
+|
+- *data
++ g
+|
+- (T2 *)data
++ (T2 *)&g
+|
+- data
++ &g
+)
+ ...>
+ }
+
+@n1 depends on patch@
+identifier f : script:python() { is_null(f) };
+identifier data;
+type PT;
+@@
+ void f(
+- PT data
++ struct work_struct *work
+ ) { ... }
+
+// the data argument and the casts on the function go
+@depends on patch@
+identifier F : script:python() { is_ok(F) };
+identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
+expression W, D;
+type CT;
+@@
+(
+ i(W, F
+- , D
+ )
+|
+ i(W,
+- (CT)F
++ F
+- , D
+ )
+)
+
+@depends on patch@
+declarer name DECLARE_WORK;
+identifier F : script:python() { is_ok(F) };
+identifier n;
+expression D;
+type CT;
+@@
+(
+ DECLARE_WORK(n, F
+- , D
+ );
+|
+ DECLARE_WORK(n,
+- (CT)F
++ F
+- , D
+ );
+)
+
+@depends on patch@
+declarer name DECLARE_DELAYED_WORK;
+identifier F : script:python() { is_ok(F) };
+identifier n;
+expression D;
+type CT;
+@@
+(
+ DECLARE_DELAYED_WORK(n, F
+- , D
+ );
+|
+ DECLARE_DELAYED_WORK(n,
+- (CT)F
++ F
+- , D
+ );
+)
+
+// direct calls pass the work item
+@dcall depends on patch@
+identifier F : script:python() { is_ok(F) };
+expression A;
+position p;
+@@
+F@p(A)
+
+@script:python dcs@
+f << dcall.F;
+A << dcall.A;
+p << dcall.p;
+NA;
+@@
+k = decide(CURFILE[0], f)
+na = call_arg(k, A) if k else None
+if na is None:
+    cocci.include_match(False)
+else:
+    coccinelle.NA = cocci.make_expr(na)
+
+@depends on patch@
+identifier dcall.F;
+expression dcall.A, dcs.NA;
+position dcall.p;
+@@
+ F@p(
+- A
++ NA
+ )

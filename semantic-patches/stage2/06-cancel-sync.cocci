@@ -1,0 +1,151 @@
+/// cancel_rearming_delayed_work* and cancel-then-flush pairs ->
+/// cancel_delayed_work_sync.
+///
+/// 2.6 drivers stopped a delayed item with cancel_delayed_work() followed by
+/// flush_workqueue()/flush_scheduled_work() (the handler could still be
+/// running), or with cancel_rearming_delayed_work[queue]() for items that
+/// requeue themselves.  2.6.22 brought cancel_delayed_work_sync(), which
+/// removes a pending item, waits for a running one and copes with
+/// self-requeueing; the rearming variants went in 2.6.32.  Here:
+///  - cancel_rearming_delayed_work(w), cancel_rearming_delayed_workqueue(wq, w)
+///    -> cancel_delayed_work_sync(w);
+///  - cancel_delayed_work(w) followed by flush_workqueue(wq) (also the
+///    `if (!cancel_delayed_work(w)) flush_workqueue(wq);` idiom) ->
+///    cancel_delayed_work_sync(w); the flush goes too when w is the only item
+///    the file ever queues on wq, and stays otherwise (it still waits for
+///    the others);
+///  - cancel_delayed_work(w) followed by flush_scheduled_work() ->
+///    cancel_delayed_work_sync(w), the flush left for
+///    07-flush-scheduled-work.cocci.
+//
+// Confidence: High
+// Copyright: wqport project.  License: GPL-2.0-only.
+// Options: --no-includes --include-headers
+// Keywords: cancel_delayed_work_sync, cancel_rearming_delayed_work
+
+virtual patch
+virtual context
+virtual org
+virtual report
+
+@initialize:python@
+@@
+import re
+ITEMS = {}   # (file, queue) -> set of items queued on it
+
+def norm(s):
+    return re.sub(r'\s+', '', s)
+
+ALONE = set()
+
+def alone(p):
+    return (p[0].file, p[0].line, p[0].column) in ALONE
+
+def only_item(wq, w, p):
+    s = ITEMS.get((p[0].file, norm(wq)), set())
+    return s <= set([norm(w)])
+
+@q@
+expression WQ, W, D;
+position p;
+@@
+(
+queue_work@p(WQ, W)
+|
+queue_delayed_work@p(WQ, W, D)
+)
+
+@script:python@
+WQ << q.WQ;
+W << q.W;
+p << q.p;
+@@
+ITEMS.setdefault((p[0].file, norm(WQ)), set()).add(norm(W))
+
+@pairs@
+expression W, WQ;
+position p;
+@@
+(
+if (!cancel_delayed_work(W))
+	flush_workqueue@p(WQ);
+|
+cancel_delayed_work(W);
+flush_workqueue@p(WQ);
+)
+
+@script:python@
+W << pairs.W;
+WQ << pairs.WQ;
+p << pairs.p;
+@@
+if only_item(WQ, W, p):
+    ALONE.add((p[0].file, p[0].line, p[0].column))
+
+// the item is the only one on its queue: the pair becomes one call
+@pair1 depends on patch@
+expression W, WQ;
+position p : script:python() { alone(p) };
+@@
+(
+- if (!cancel_delayed_work(W))
+-	flush_workqueue@p(WQ);
++ cancel_delayed_work_sync(W);
+|
+- cancel_delayed_work(W);
++ cancel_delayed_work_sync(W);
+- flush_workqueue@p(WQ);
+)
+
+// other items share the queue: keep the flush
+@pair2 depends on patch@
+expression W, WQ;
+@@
+(
+- if (!cancel_delayed_work(W))
++ cancel_delayed_work_sync(W);
+	flush_workqueue(WQ);
+|
+- cancel_delayed_work(W);
++ cancel_delayed_work_sync(W);
+  flush_workqueue(WQ);
+)
+
+@pair3 depends on patch@
+expression W;
+@@
+(
+- if (!cancel_delayed_work(W))
++ cancel_delayed_work_sync(W);
+	flush_scheduled_work();
+|
+- cancel_delayed_work(W);
++ cancel_delayed_work_sync(W);
+  flush_scheduled_work();
+)
+
+@depends on patch@
+expression W, WQ;
+@@
+(
+- cancel_rearming_delayed_work(W)
++ cancel_delayed_work_sync(W)
+|
+- cancel_rearming_delayed_workqueue(WQ, W)
++ cancel_delayed_work_sync(W)
+)
+
+@depends on context@
+expression W, WQ;
+@@
+(
+* cancel_rearming_delayed_work(W);
+|
+* cancel_rearming_delayed_workqueue(WQ, W);
+|
+* cancel_delayed_work(W);
+  flush_workqueue(WQ);
+|
+* cancel_delayed_work(W);
+  flush_scheduled_work();
+)
