@@ -408,6 +408,8 @@ EXPORT_SYMBOL_GPL(wqcompat_work_trampoline);
  * Every wqcompat call materialises such an item before queueing it, so this
  * runs only if the item reached a workqueue by a path that bypassed
  * <linux/workqueue.h>'s overlay; its handler is then unknown.
+ * Context: a workqueue worker (process context).  Reports the item and
+ * returns without running anything; waits for nothing.
  */
 void wqcompat_work_decl_trampoline(struct work_struct *work)
 {

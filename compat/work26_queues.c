@@ -57,6 +57,8 @@ EXPORT_SYMBOL_GPL(wqcompat_schedule_work_on);
  *
  * As wqcompat_queue_delayed_work_on() on the events queue.
  * Context: any; does not sleep or allocate.
+ * Return: true if the item was newly queued or its timer newly armed, false
+ * if it was already pending.
  */
 bool wqcompat_schedule_delayed_work_on(int cpu, struct work_struct *work,
 				       unsigned long delay,
@@ -76,7 +78,9 @@ EXPORT_SYMBOL_GPL(wqcompat_schedule_delayed_work_on);
  * @owner: unused (the kernel keeps a delayed_work's state)
  *
  * Queues on the events queue too, so that one file's flush_scheduled_work()
- * covers both forms.  Context: any.
+ * covers both forms.
+ * Context: any; does not sleep or allocate.
+ * Return: true if newly queued, false if @dwork was already pending.
  */
 bool wqcompat_schedule_dwork_on(int cpu, struct delayed_work *dwork,
 				unsigned long delay, struct module *owner)
