@@ -150,13 +150,16 @@ void wqcompat_remove_bh(int nr)
 }
 EXPORT_SYMBOL_GPL(wqcompat_remove_bh);
 
-/* Empty each slot whose routine lies in @mod; returns how many. */
+/*
+ * Empty each slot whose routine lies in @mod; returns how many.  Caller
+ * holds wqcompat_tq_lock (tq_module.c takes it around this and the task
+ * drop, for one snapshot).
+ */
 unsigned int wqcompat_bh_drop_module(struct module *mod)
 {
-	unsigned long flags;
 	unsigned int nr, n = 0;
 
-	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+	lockdep_assert_held(&wqcompat_tq_lock);
 	for (nr = 0; nr < WQCOMPAT_NR_BH; nr++) {
 		if (bh_is_shim(nr) || !bh_base[nr] ||
 		    !within_module((unsigned long)bh_base[nr], mod))
@@ -164,7 +167,6 @@ unsigned int wqcompat_bh_drop_module(struct module *mod)
 		WRITE_ONCE(bh_base[nr], NULL);
 		n++;
 	}
-	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
 	return n;
 }
 

@@ -72,10 +72,11 @@ int wqcompat_tq_queues_init(void);
 void wqcompat_tq_queues_exit(void);
 void wqcompat_tq_timer_bh(void);
 void wqcompat_tq_immediate_bh(void);
-unsigned int wqcompat_tq_drop_module(struct module *mod, unsigned int *per_queue);
+unsigned int wqcompat_tq_drop_module(struct module *mod, unsigned int *per_queue,
+				     bool *running);
 void wqcompat_tq_wait_module_runs(struct module *mod);
 
-/* bh.c */
+/* bh.c; wqcompat_*_drop_module() are called under wqcompat_tq_lock */
 int wqcompat_bh_init(void);
 void wqcompat_bh_exit(void);
 unsigned int wqcompat_bh_drop_module(struct module *mod);

@@ -44,16 +44,30 @@ MODULE_PARM_DESC(misuse_count, "API misuses and unloads with tasks queued so far
  * MODULE_STATE_GOING for @mod: its exit function ran, its memory is not yet
  * freed.  Whatever of it the shim still holds must go now:
  *
- * 1. Take off tq_timer, tq_immediate, tq_disk and keventd's queue, and out
- *    of every run in progress, each task whose tq_struct or routine lies in
- *    @mod; clear its ->sync.  Empty every BH slot whose routine lies in @mod.
- *    From here on nothing new of @mod can start.
+ * 1. Under wqcompat_tq_lock, in one hold: take off tq_timer, tq_immediate,
+ *    tq_disk and keventd's queue, and out of every run in progress, each
+ *    task whose tq_struct or routine lies in @mod, and clear its ->sync;
+ *    empty every BH slot whose routine lies in @mod; and note whether a
+ *    run is calling a routine of @mod right now.
  * 2. Wait for what had already started: the BH pass under way (it may have
  *    read a slot before step 1), and any run_task_queue() calling one of
  *    @mod's routines (keventd's, the tick's, tq_disk's, anybody's).
- *    Repeat 1 and 2 until step 1 finds nothing (see below).
- * 3. Complain once for @mod, naming it, if step 1 found anything: the
+ * 3. Repeat 1 and 2 until a step 1 that follows a step 2 finds nothing
+ *    queued, no slot, and nothing running (see below).
+ * 4. Complain once for @mod, naming it, if step 1 found anything: the
  *    driver's exit should have run or removed those itself.
+ *
+ * Why step 1 must also look for running routines, and why one clean pass
+ * is not enough on its own: a routine of @mod that is running during step
+ * 1 is in nobody's list (its task was popped), so step 1 finds nothing of
+ * it; during step 2 it queues its task again (the "requeue yourself" idiom)
+ * and returns, and that task would run, after @mod's memory is gone, if we
+ * stopped because step 1 had found nothing.  Ending only on a snapshot in
+ * which nothing of @mod is queued, installed or running, taken after a
+ * step 2, leaves no code of @mod that could queue or install anything
+ * afterwards: only its own routines could, and none runs or can start.
+ * Each round finds only what routines running in the round before queued,
+ * and those cannot start again, so this ends after a few rounds.
  *
  * Not done: flushing keventd as a whole.  That would wait for other
  * modules' sleeping tasks, and deadlock if one of them waits for this
@@ -63,28 +77,28 @@ MODULE_PARM_DESC(misuse_count, "API misuses and unloads with tasks queued so far
  * routine under wqcompat_tq_lock, and sets run->routine before dropping the
  * lock.  Step 1 under the same lock either finds the task still on the
  * run's list (and takes it) or finds run->routine naming @mod (and step 2
- * waits).  There is no third state.
+ * waits, and another round follows).  There is no third state.
  */
 void wqcompat_tqueue_module_going(struct module *mod)
 {
 	unsigned int per[WQCOMPAT_TQ_NR] = { 0 };
 	unsigned int tasks = 0, bhs = 0, t, b;
+	bool running, waited = false;
+	unsigned long flags;
 
-	/*
-	 * A routine of @mod that was running during step 2 may have queued
-	 * its task again (the "requeue yourself" idiom): go round until a
-	 * pass after the wait finds nothing.  Each round only finds tasks
-	 * queued by routines that were running in the round before, and
-	 * those cannot start again, so this ends after a few rounds.
-	 */
-	do {
-		t = wqcompat_tq_drop_module(mod, per);
+	for (;;) {
+		raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+		t = wqcompat_tq_drop_module(mod, per, &running);
 		b = wqcompat_bh_drop_module(mod);
+		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
 		tasks += t;
 		bhs += b;
+		if (waited && !t && !b && !running)
+			break;
 		wqcompat_bh_flush();
 		wqcompat_tq_wait_module_runs(mod);
-	} while (t || b);
+		waited = true;
+	}
 	if (tasks || bhs)
 		wqcompat_tq_complain("module %s unloaded with %u task(s) queued (tq_timer %u, tq_immediate %u, tq_disk %u, keventd %u, private runs %u) and %u bottom half(s) installed; removed them\n",
 				     mod->name, tasks,

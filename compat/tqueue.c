@@ -74,6 +74,17 @@ static DECLARE_WAIT_QUEUE_HEAD(tq_runs_wait);	/* a routine returned */
 
 /* The tick: one jiffy after tq_timer becomes non-empty, mark TQUEUE_BH. */
 static struct timer_list tq_tick;
+
+/*
+ * The unplug delay.  tq_disk_due is the jiffy at which the tasks now on
+ * tq_disk may be run by tq_disk_work: tq_disk_delay_ms after the queue last
+ * became non-empty.  Set under wqcompat_tq_lock at that transition, and
+ * checked under it by tq_disk_unplug() in the same lock hold as the splice,
+ * so that an execution of tq_disk_work armed for an earlier batch (one an
+ * explicit run_task_queue(&tq_disk) already took) never runs a later task
+ * early: it arms itself again for the rest of the delay instead.
+ */
+static unsigned long tq_disk_due;		/* under wqcompat_tq_lock */
 static void tq_disk_unplug(struct work_struct *work);
 static DECLARE_DELAYED_WORK(tq_disk_work, tq_disk_unplug);
 
@@ -112,9 +123,13 @@ static enum wqcompat_tq_id tq_id(const task_queue *list)
 int wqcompat_queue_task(struct tq_struct *task, task_queue *list)
 {
 	enum wqcompat_tq_id id = tq_id(list);
+	unsigned long disk_delay = 0;
 	void (*routine)(void *arg);
 	unsigned long flags;
+	bool was_empty;
 
+	if (id == WQCOMPAT_TQ_DISK)
+		disk_delay = msecs_to_jiffies(READ_ONCE(wqcompat_tq_disk_delay_ms));
 	if (test_and_set_bit(0, &task->sync)) {
 		/* Someone else owns @task: it will run once, not twice. */
 		atomic_long_inc(&wqcompat_tq_stats[id].requeued);
@@ -125,20 +140,97 @@ int wqcompat_queue_task(struct tq_struct *task, task_queue *list)
 	/* We own @task until a run clears ->sync: read what we trace now. */
 	routine = task->routine;
 	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+	was_empty = list_empty(list);
 	list_add_tail(&task->list, list);
+	if (id == WQCOMPAT_TQ_DISK && was_empty)
+		tq_disk_due = jiffies + disk_delay;
 	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
 	/* Can't dereference task after this point: it may already have run. */
 	atomic_long_inc(&wqcompat_tq_stats[id].queued);
 	trace_wqcompat_tq_queue(task, list, wqcompat_tq_names[id], routine, 1);
 
-	if (id == WQCOMPAT_TQ_TIMER)
+	if (id == WQCOMPAT_TQ_TIMER) {
 		timer_reduce(&tq_tick, jiffies + 1);
-	else if (id == WQCOMPAT_TQ_DISK)
-		queue_delayed_work(system_wq, &tq_disk_work,
-				   msecs_to_jiffies(READ_ONCE(wqcompat_tq_disk_delay_ms)));
+	} else if (id == WQCOMPAT_TQ_DISK && was_empty) {
+		/*
+		 * tq_disk just became non-empty: its delay starts now.  An
+		 * execution still pending from an earlier batch is moved to
+		 * the new deadline (mod, not queue: queue_delayed_work()
+		 * would leave it to fire early); tq_disk_unplug() checks the
+		 * deadline anyway, for one that is already running.  Tasks
+		 * added to a non-empty tq_disk run with the batch they join.
+		 */
+		mod_delayed_work(system_wq, &tq_disk_work, disk_delay);
+	}
 	return 1;
 }
 EXPORT_SYMBOL_GPL(wqcompat_queue_task);
+
+/*
+ * Start a run: take the whole of @list onto @run and put @run on tq_runs.
+ * Caller holds wqcompat_tq_lock.
+ */
+static void tq_run_start(struct tq_run *run, task_queue *list)
+{
+	lockdep_assert_held(&wqcompat_tq_lock);
+	INIT_LIST_HEAD(&run->tasks);
+	list_splice_init(list, &run->tasks);
+	run->routine = NULL;
+	list_add(&run->node, &tq_runs);
+}
+
+/* Call the tasks of a started run, one at a time, FIFO; then end it. */
+static void tq_run_tasks(struct tq_run *run)
+{
+	const char *name = wqcompat_tq_names[run->id];
+	bool called = false;
+	unsigned long flags;
+
+	atomic_long_inc(&wqcompat_tq_stats[run->id].flushed);
+	for (;;) {
+		struct tq_struct *task;
+		void (*routine)(void *arg);
+		void *data;
+
+		raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+		run->routine = NULL;
+		task = list_first_entry_or_null(&run->tasks, struct tq_struct,
+						list);
+		if (!task) {
+			list_del(&run->node);
+			raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+			break;
+		}
+		list_del_init(&task->list);
+		routine = task->routine;
+		data = task->data;
+		/* An unloading module waits while this names its code. */
+		run->routine = routine;
+		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+
+		/* The previous routine returned: tell an unloading module. */
+		if (called && wq_has_sleeper(&tq_runs_wait))
+			wake_up_all(&tq_runs_wait);
+
+		/*
+		 * 2.4 did wmb(); sync = 0.  Release is the right barrier: our
+		 * reads of routine and data must be done before the next
+		 * owner (a queue_task() on another CPU, or the routine
+		 * itself) may change them.
+		 */
+		WARN_ON_ONCE(!test_bit(0, &task->sync));
+		clear_bit_unlock(0, &task->sync);
+		/* Can't dereference task after this point. */
+
+		trace_wqcompat_tq_run(task, name, routine, data);
+		atomic_long_inc(&wqcompat_tq_stats[run->id].run);
+		called = routine != NULL;
+		if (routine)
+			routine(data);
+	}
+	if (called && wq_has_sleeper(&tq_runs_wait))
+		wake_up_all(&tq_runs_wait);
+}
 
 /**
  * wqcompat_run_task_queue() - run every task on a queue (2.4 run_task_queue)
@@ -160,64 +252,16 @@ EXPORT_SYMBOL_GPL(wqcompat_queue_task);
 void wqcompat_run_task_queue(task_queue *list)
 {
 	struct tq_run run = { .id = tq_id(list) };
-	const char *name = wqcompat_tq_names[run.id];
-	bool called = false;
 	unsigned long flags;
 
 	/* 2.4's run_task_queue() peeked without the lock as well. */
 	if (list_empty(list))
 		return;
 
-	INIT_LIST_HEAD(&run.tasks);
 	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
-	list_splice_init(list, &run.tasks);
-	list_add(&run.node, &tq_runs);
+	tq_run_start(&run, list);
 	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
-	atomic_long_inc(&wqcompat_tq_stats[run.id].flushed);
-
-	for (;;) {
-		struct tq_struct *task;
-		void (*routine)(void *arg);
-		void *data;
-
-		raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
-		run.routine = NULL;
-		task = list_first_entry_or_null(&run.tasks, struct tq_struct,
-						list);
-		if (!task) {
-			list_del(&run.node);
-			raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
-			break;
-		}
-		list_del_init(&task->list);
-		routine = task->routine;
-		data = task->data;
-		/* An unloading module waits while this names its code. */
-		run.routine = routine;
-		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
-
-		/* The previous routine returned: tell an unloading module. */
-		if (called && wq_has_sleeper(&tq_runs_wait))
-			wake_up_all(&tq_runs_wait);
-
-		/*
-		 * 2.4 did wmb(); sync = 0.  Release is the right barrier: our
-		 * reads of routine and data must be done before the next
-		 * owner (a queue_task() on another CPU, or the routine
-		 * itself) may change them.
-		 */
-		WARN_ON_ONCE(!test_bit(0, &task->sync));
-		clear_bit_unlock(0, &task->sync);
-		/* Can't dereference task after this point. */
-
-		trace_wqcompat_tq_run(task, name, routine, data);
-		atomic_long_inc(&wqcompat_tq_stats[run.id].run);
-		called = routine != NULL;
-		if (routine)
-			routine(data);
-	}
-	if (called && wq_has_sleeper(&tq_runs_wait))
-		wake_up_all(&tq_runs_wait);
+	tq_run_tasks(&run);
 }
 EXPORT_SYMBOL_GPL(wqcompat_run_task_queue);
 
@@ -245,10 +289,33 @@ static void tq_tick_fn(struct timer_list *timer)
 	wqcompat_mark_bh(TQUEUE_BH);
 }
 
-/* Nothing on 6.1 calls run_task_queue(&tq_disk): we do, after a delay. */
+/*
+ * Nothing on 6.1 calls run_task_queue(&tq_disk): we do, tq_disk_delay_ms
+ * after it became non-empty.  The deadline check and the splice are one
+ * lock hold: tq_disk cannot be emptied and refilled between them.
+ */
 static void tq_disk_unplug(struct work_struct *work)
 {
-	wqcompat_run_task_queue(&wqcompat_tq_disk);
+	struct tq_run run = { .id = WQCOMPAT_TQ_DISK };
+	unsigned long flags, now;
+
+	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+	if (list_empty(&wqcompat_tq_disk)) {
+		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+		return;
+	}
+	now = jiffies;
+	if (time_before(now, tq_disk_due)) {
+		/* armed for an earlier batch: wait out this one's delay */
+		unsigned long left = tq_disk_due - now;
+
+		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+		queue_delayed_work(system_wq, &tq_disk_work, left);
+		return;
+	}
+	tq_run_start(&run, &wqcompat_tq_disk);
+	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+	tq_run_tasks(&run);
 }
 
 static bool tq_in_module(struct tq_struct *task, struct module *mod)
@@ -277,12 +344,14 @@ static unsigned int tq_drop_list(struct list_head *list,
 /*
  * Take off every queue the shim runs, and out of every run in progress,
  * each task whose tq_struct or routine lies in @mod.  Counts per queue
- * into @per_queue[WQCOMPAT_TQ_NR]; returns the total.  Driver-private
- * queues are the driver's: the shim cannot know them, except while a run
- * of one is in progress.
+ * into @per_queue[WQCOMPAT_TQ_NR]; returns the total.  Sets *@running if
+ * a run is calling a routine of @mod at this instant (it may queue its
+ * task again before it returns).  Driver-private queues are the driver's:
+ * the shim cannot know them, except while a run of one is in progress.
+ * Caller holds wqcompat_tq_lock, so that the result is one snapshot.
  */
 unsigned int wqcompat_tq_drop_module(struct module *mod,
-				     unsigned int *per_queue)
+				     unsigned int *per_queue, bool *running)
 {
 	static task_queue *const queues[] = {
 		[WQCOMPAT_TQ_TIMER] = &wqcompat_tq_timer,
@@ -291,10 +360,10 @@ unsigned int wqcompat_tq_drop_module(struct module *mod,
 		[WQCOMPAT_TQ_CONTEXT] = &wqcompat_tq_context,
 	};
 	struct tq_run *run;
-	unsigned long flags;
 	unsigned int i, n, total = 0;
 
-	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+	lockdep_assert_held(&wqcompat_tq_lock);
+	*running = false;
 	for (i = 0; i < ARRAY_SIZE(queues); i++) {
 		n = tq_drop_list(queues[i], i, mod);
 		per_queue[i] += n;
@@ -304,15 +373,17 @@ unsigned int wqcompat_tq_drop_module(struct module *mod,
 		n = tq_drop_list(&run->tasks, run->id, mod);
 		per_queue[run->id] += n;
 		total += n;
+		if (run->routine &&
+		    within_module((unsigned long)run->routine, mod))
+			*running = true;
 	}
-	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
 	return total;
 }
 
 static bool tq_module_running(struct module *mod)
 {
-	struct tq_run *run;
 	unsigned long flags;
+	struct tq_run *run;
 	bool running = false;
 
 	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
