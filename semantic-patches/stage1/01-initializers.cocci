@@ -7,7 +7,10 @@
 /// storage class kept (as drivers/macintosh/adb.c did by hand in 2.5).
 /// spatch parses GNU designators but SmPL `.routine = f` does not match them,
 /// so the initializer is matched whole and read by wqport_tq.split_initializer.
-/// Initializers nested in another structure's, and arrays, are reported.
+/// A task initialised inside a file-scope structure's static initializer
+/// becomes INIT_WORK(&outer.field, f, d) at the start of the module_init()
+/// function; without exactly one module_init() it is reported.  Arrays, and
+/// initializers in macros, are reported.
 ///
 // Confidence: High
 // Copyright: (C) wqport contributors.  GPLv2.
@@ -96,6 +99,65 @@ identifier s.f, s.d;
 @@
 - struct tq_struct x@p = { il };
 + DECLARE_WORK(x, f, d);
+
+// A task initialised inside a file-scope structure's static initializer, in
+// any of the three styles (ppa.c's hosts, the sample's tqi_dev): its element
+// is removed (designated) or its braces emptied (positional, so the elements
+// after it keep their fields), and INIT_WORK(&outer.field, f, d) goes to the
+// start of the module_init() function, after its declarations.
+// wqport_tq.nested finds them and checks module_init(); a file without one
+// (or with several) is reported by 00 and blocked.
+@n depends on patch && !wqport_blocked && !wqport_unsafe@
+type T;
+identifier x;
+initializer i;
+position p : script:python() { wqport_tq.nested_at(p[0].file, p[0].line, p[0].column, None) };
+@@
+T x = { ..., i@p, ... };
+
+// One binding for all of them (two additions before one statement would
+// clash): the INIT_WORK()s, in the order of the initializers, as one
+// verbatim text.
+@script:python w@
+p << n.p;
+iw;
+@@
+res = wqport_tq.nested_init_calls(p[0].file, p[0].line, p[0].column)
+if res is None:
+    cocci.include_match(False)
+else:
+    coccinelle.iw = cocci.make_ident(res)
+
+// Before the first statement of the module_init() function (after its
+// declarations), found by wqport_tq.first_statement.
+@ins depends on patch@
+statement S;
+position ps : script:python() { wqport_tq.is_first_statement(ps[0].file, ps[0].line, ps[0].column) };
+identifier w.iw;
+@@
++ iw;
+  S@ps
+
+// Only once the INIT_WORK()s are in.
+@depends on patch && ins@
+type T;
+identifier x;
+initializer i;
+position p : script:python() { wqport_tq.nested_at(p[0].file, p[0].line, p[0].column, "designated") };
+@@
+T x = { ...,
+- i@p,
+  ... };
+
+@depends on patch && ins@
+type T;
+identifier x;
+initializer list il;
+position p : script:python() { wqport_tq.nested_at(p[0].file, p[0].line, p[0].column, "positional") };
+@@
+T x = { ..., {@p
+- il
+  }, ... };
 
 @depends on context@
 identifier x;

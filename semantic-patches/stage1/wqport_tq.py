@@ -174,6 +174,256 @@ def split_initializer(elements):
     return routine, (data if data else "NULL")
 
 
+def _split_spans(text, s, e):
+    """(start, end) offsets of the top-level comma-separated elements of
+    text[s:e] (blanked text), surrounding whitespace excluded."""
+    spans, depth, start = [], 0, s
+    for j in range(s, e + 1):
+        c = text[j] if j < e else ","
+        if j < e and c in "([{":
+            depth += 1
+        elif j < e and c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            a, b = start, j
+            while a < b and text[a].isspace():
+                a += 1
+            while b > a and text[b - 1].isspace():
+                b -= 1
+            if a < b:
+                spans.append((a, b))
+            start = j + 1
+    return spans
+
+
+def _struct_fields(text):
+    """struct name -> (list of field names in order, or None when the body has
+    nested braces, set of its struct tq_struct fields)."""
+    out = {}
+    for m in re.finditer(r"\bstruct\s+(\w+)\s*\{", text):
+        o = m.end() - 1
+        e = _close(text, o, "{", "}")
+        body = text[o + 1:e - 1]
+        tq = set()
+        names = []
+        for d in body.split(";"):
+            d = re.sub(r"^\s*#.*$", "", d, flags=re.M).strip()
+            if not d:
+                continue
+            if "{" in d or "}" in d or "(" in d:
+                names = None
+            for n in _split_args(re.sub(r"\[[^\]]*\]|:\s*\d+", "", d)):
+                w = re.findall(r"[A-Za-z_]\w*", n)
+                if not w:
+                    continue
+                if names is not None:
+                    names.append(w[-1])
+                if re.search(r"\bstruct\s+tq_struct\b", d) and "*" not in n:
+                    tq.add(w[-1])
+        out.setdefault(m.group(1), (names, tq))
+    return out
+
+
+def _depth0(text):
+    """Offsets in text at brace depth 0 (outside every function and initializer)."""
+    depth, out = 0, []
+    for c in text:
+        out.append(depth == 0)
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth = max(0, depth - 1)
+    return out
+
+
+def module_init_fn(text):
+    """(name, reason): the function module_init() names, when there is exactly
+    one and it is defined in the file; else (None, why not)."""
+    inits = [m.group(1) for m in re.finditer(r"^[ \t]*module_init\s*\(\s*(\w+)\s*\)", text, re.M)]
+    if not inits:
+        return None, "the file has no module_init()"
+    if len(set(inits)) > 1:
+        return None, "the file has several module_init()s (%s)" % ", ".join(sorted(set(inits)))
+    if inits[0] not in _function_bodies(text):
+        return None, "module_init(%s) names a function not defined in this file" % inits[0]
+    return inits[0], None
+
+
+def nested(path):
+    """Task initializers nested in a file-scope structure's static initializer.
+
+    Returns (targets, problems): targets are dicts with outer, field, routine,
+    data (as written), kind ("designated": the element is removed; or
+    "positional": its braces are emptied), line and col (0-based) of the
+    element (designated) or of its opening brace (positional), and span; problems
+    are (start, end, reason) of nested initializers that cannot be moved."""
+    key = ("nested", path)
+    if key in _cache:
+        return _cache[key]
+    try:
+        with open(path, encoding="latin-1") as f:
+            raw = f.read()
+    except (IOError, OSError):
+        _cache[key] = ([], [])
+        return _cache[key]
+    text = _blank(raw)
+    structs = _struct_fields(text)
+    top = _depth0(text)
+    targets, problems = [], []
+    for m in re.finditer(r"\bstruct\s+(\w+)\s+(\w+)\s*(\[[^\]]*\])?\s*=\s*\{", text):
+        tname, outer = m.group(1), m.group(2)
+        if tname == "tq_struct" or tname not in structs or not structs[tname][1]:
+            continue
+        names, tqf = structs[tname]
+        o = m.end() - 1
+        e = _close(text, o, "{", "}")
+        found = []
+        pos = 0
+        for a, b in _split_spans(text, o + 1, e - 1):
+            el = text[a:b]
+            d = re.match(r"(?:\.\s*(\w+)\s*=(?!=)|(\w+)\s*:(?!:))\s*", el)
+            if d:
+                field = d.group(1) or d.group(2)
+                vs = a + d.end()
+                if names is not None and field in names:
+                    pos = names.index(field) + 1
+                else:
+                    pos = None
+            else:
+                field = names[pos] if names is not None and pos is not None and pos < len(names) else None
+                if pos is not None:
+                    pos += 1
+                vs = a
+            if field not in tqf:
+                continue
+            found.append((a, b, vs, field, "designated" if d else "positional"))
+        if not found:
+            continue
+        if m.group(3):
+            continue            # arrays: left to the checks in analyse()
+        if not top[m.start()]:
+            for a, b, vs, field, kind in found:
+                problems.append((a, b, "wqport: task routine of %s.%s set in an initializer of "
+                                 "an enclosing structure that is not at file scope; move it to "
+                                 "an INIT_WORK() by hand" % (outer, field)))
+            continue
+        for a, b, vs, field, kind in found:
+            if text[vs] != "{" or _close(text, vs, "{", "}") != b:
+                problems.append((a, b, "wqport: %s.%s is initialised by something other than a "
+                                 "brace list; write its INIT_WORK() by hand" % (outer, field)))
+                continue
+            r = None
+            ve = b
+            parts = [re.sub(r"\s+", " ", raw[x:y]) for x, y in _split_spans(text, vs + 1, ve - 1)]
+            r = split_initializer(parts)
+            if r is None:
+                problems.append((a, b, "wqport: initializer of %s.%s without a routine or with "
+                                 "list/sync values; write its INIT_WORK() by hand" % (outer, field)))
+                continue
+            at = a if kind == "designated" else vs
+            line = _line(text, at)
+            col = at - (text.rfind("\n", 0, at) + 1)
+            targets.append(dict(outer=outer, field=field, routine=r[0], data=r[1], kind=kind,
+                                line=line, col=col, span=(a, b)))
+    if targets:
+        fn, why = module_init_fn(text)
+        if fn is not None and first_statement(path) is None:
+            fn, why = None, "the first statement of %s() is not one it can go before" % fn
+        if fn is None:
+            for t in targets:
+                problems.append((t["span"][0], t["span"][1], "wqport: task routine of %s.%s set in an "
+                                 "initializer of an enclosing structure, and %s to put its "
+                                 "INIT_WORK() in; move it to the init path by hand"
+                                 % (t["outer"], t["field"], why)))
+            targets = []
+    _cache[key] = (targets, problems)
+    return _cache[key]
+
+
+def nested_at(path, line, col, kind):
+    """Whether a nested task initializer of kind starts at line:col (0-based)."""
+    return any(t["line"] == int(line) and t["col"] == int(col) and kind in (None, t["kind"])
+               for t in nested(path)[0])
+
+
+DECL_START = re.compile(
+    r"(?:(?:static|const|volatile|register|unsigned|signed|struct|union|enum|char|short|int|long|"
+    r"float|double|void|_Bool|bool|u8|u16|u32|u64|s8|s16|s32|s64|size_t|ssize_t)\b"
+    r"|[A-Za-z_]\w*\s*(?:\*\s*)*[A-Za-z_]\w*\s*[;,=\[]"
+    r"|[A-Za-z_]\w*\s*\*+\s*[A-Za-z_]\w*\s*[;,=\[])")
+NOT_TYPE = re.compile(r"(?:return|goto|case|default|else|do|if|while|for|switch|break|continue)\b")
+
+
+def first_statement(path):
+    """(line, col 0-based) of the first statement of the module_init()
+    function, after its declarations, or None."""
+    key = ("first", path)
+    if key in _cache:
+        return _cache[key]
+    try:
+        with open(path, encoding="latin-1") as f:
+            text = _blank(f.read())
+    except (IOError, OSError):
+        return None
+    res = None
+    fn, _ = module_init_fn(text)
+    if fn:
+        s, e = _function_bodies(text)[fn]
+        i = s + 1
+        while i < e - 1:
+            while i < e - 1 and text[i].isspace():
+                i += 1
+            rest = text[i:e - 1]
+            if rest.startswith("#"):
+                break
+            if DECL_START.match(rest) and not NOT_TYPE.match(rest):
+                j = i
+                while j < e - 1 and text[j] != ";":
+                    if text[j] in "({[":
+                        j = _close(text, j, text[j], {"(": ")", "{": "}", "[": "]"}[text[j]]) - 1
+                    j += 1
+                i = j + 1
+                continue
+            break
+        if i < e - 1:
+            res = (_line(text, i), i - (text.rfind("\n", 0, i) + 1))
+    _cache[key] = res
+    return res
+
+
+def is_first_statement(path, line, col):
+    return first_statement(path) == (int(line), int(col))
+
+
+def nested_init_calls(path, line, col):
+    """For the first nested initializer (at line:col), the text of every
+    INIT_WORK() call, separated by newlines and the init function's
+    indentation, without the last semicolon; None for the others."""
+    targets = nested(path)[0]
+    if not targets or (targets[0]["line"], targets[0]["col"]) != (int(line), int(col)):
+        return None
+    first = first_statement(path)
+    if first is None:
+        return None
+    try:
+        with open(path, encoding="latin-1") as f:
+            raw_line = f.read().split("\n")[first[0] - 1]
+    except (IOError, OSError):
+        return None
+    indent = raw_line[:len(raw_line) - len(raw_line.lstrip())]
+    return (";\n" + indent).join("INIT_WORK(&%s.%s, %s, %s)" % (t["outer"], t["field"], t["routine"],
+                                                            t["data"]) for t in targets)
+
+
+def nested_init(path, line, col):
+    """(object, routine, data) of the INIT_WORK() for the nested initializer at
+    line:col, or None."""
+    for t in nested(path)[0]:
+        if t["line"] == int(line) and t["col"] == int(col):
+            return "%s.%s" % (t["outer"], t["field"]), t["routine"], t["data"]
+    return None
+
+
 def _line(text, off):
     return text.count("\n", 0, off) + 1
 
@@ -232,9 +482,18 @@ def analyse(path):
             continue
         decl_spans.append((m.start(), e))
 
+    # Initializers nested in a file-scope structure's initializer: moved to
+    # INIT_WORK()s at the start of the module_init() function by 01.
+    targets, problems = nested(path)
+    for off, _, reason in problems:
+        find(off, reason, True)
+    moved = [t["span"] for t in targets] + [(a, b) for a, b, _ in problems]
+
     # Initializers nested in another structure's initializer, or in a macro.
     for m in re.finditer(r"[{,]\s*(?:\.\s*routine\s*=(?!=)|routine\s*:(?!:))", text):
         if any(s <= m.start() < e for s, e in decl_spans):
+            continue
+        if any(s <= m.start() < e for s, e in moved):
             continue
         # the brace this designator is in, and the field it initialises
         depth, j = 0, m.start() + (0 if text[m.start()] == "{" else -1)
@@ -369,6 +628,8 @@ def analyse(path):
         r = split_initializer(_split_args(text[o + 1:_close(text, o, "{", "}") - 1]))
         if r:
             routines.setdefault(m.group(1), set()).add(_last_name(r[0]))
+    for t in targets:
+        routines.setdefault(t["field"], set()).add(_last_name(t["routine"]))
     in_bh = set()
     for off, args in _calls(text, "queue_task"):
         if len(args) == 2 and re.sub(r"^&\s*", "", args[1]).strip() in BH_QUEUES:
@@ -478,4 +739,5 @@ def has_initializer(path):
             text = _blank(f.read())
     except (IOError, OSError):
         return True
-    return re.search(r"\bstruct\s+tq_struct\s+\w+\s*=", text) is not None
+    return (re.search(r"\bstruct\s+tq_struct\s+\w+\s*=", text) is not None
+            or bool(nested(path)[0]))
