@@ -11,7 +11,8 @@
 /// tells the same story:
 ///  - the data was the structure that contains the item (INIT_WORK(&p->w, f, p),
 ///    INIT_WORK(&s.w, f, &s)): the old local `T *x = data;` (or the parameter)
-///    becomes container_of(work, T, w);
+///    becomes container_of(work, T, w); the container may be an array
+///    element, INIT_WORK(&d->el[i].w, f, &d->el[i]);
 ///  - the data was the address of a global (&g): the handler uses g directly;
 ///  - the data was NULL, or the handler never reads it: only the signature
 ///    changes.
@@ -21,7 +22,8 @@
 ///
 /// Everything else is left alone and reported with what the maintainer must
 /// add: data that is not the container (a back-pointer, a member, per-item or
-/// per-call data), work items in arrays, one handler shared by different items,
+/// per-call data), work items that are array elements with separate data,
+/// one handler shared by different items,
 /// handlers not defined in the file or used other than as a work handler,
 /// direct calls that pass something else.
 ///
@@ -97,14 +99,17 @@ def classify(f, u):
     W, D = u['W'], strip_void_cast(u['D'])
     if D in ('NULL', '0'):
         return ('null',)
+    # the data is the structure that contains the item; that structure may
+    # itself be an array element (&d->el[i].w with data &d->el[i]):
+    # container_of(work, T, w) recovers the element whatever the index
+    for e, sep, fld in split_item(W):
+        if (sep == '->' and D == e) or (sep == '.' and D == '&' + e):
+            return ('container', e, fld, sep)
     if '[' in W:
         return ('other', 'the work item %s is an array element: container_of() '
                 'cannot recover the container from a variable index; give the '
                 'element a struct that holds the item and its data, and '
                 'container_of() that' % u['W'])
-    for e, sep, fld in split_item(W):
-        if (sep == '->' and D == e) or (sep == '.' and D == '&' + e):
-            return ('container', e, fld, sep)
     m = re.match(r'^&(\w+)$', D)
     if m and m.group(1) in GLOBALS.get(file, {}):
         return ('global', m.group(1))
@@ -130,6 +135,14 @@ def is_global(f):
 
 def is_null(f):
     return kind_of(f) == 'null'
+
+def is_unread(f):
+    # a container handler that never reads its data: only the signature
+    # changes (no container_of() local that nothing would use)
+    return is_container(f) and f not in READS.get(CURFILE[0], set())
+
+def is_read_container(f):
+    return is_container(f) and not is_unread(f)
 
 def is_ok(f):
     return kind_of(f) is not None
@@ -534,7 +547,7 @@ if key(p[0]) not in [key(q) for q in l]:
 // would drop the environments the other kinds need.)
 
 @hc@
-identifier f : script:python() { is_container(f) };
+identifier f : script:python() { is_read_container(f) };
 identifier data;
 type PT;
 @@
@@ -658,7 +671,7 @@ type okg.GT, hg.PT, T2;
  }
 
 @n1 depends on patch@
-identifier f : script:python() { is_null(f) };
+identifier f : script:python() { is_null(f) or is_unread(f) };
 identifier data;
 type PT;
 @@

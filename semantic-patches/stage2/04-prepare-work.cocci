@@ -8,7 +8,12 @@
 ///  - nothing else in the file initialises the item (no INIT_*WORK or
 ///    DECLARE_*WORK of it): PREPARE_WORK was its initialisation;
 ///  - the same function initialised it with INIT_*WORK earlier, on every path,
-///    and did not queue it in between.
+///    and did not queue it in between;
+///  - idle after a flush: the item is not delayed, is queued in the file only
+///    by queue_work(Q, item) with one Q, all in the function of the
+///    PREPARE_WORK, which is no work handler, and every path from the start of
+///    the function and from each queue_work of the item to the PREPARE_WORK
+///    passes flush_workqueue(Q) (or flush_work/cancel_work_sync of the item).
 /// Every other PREPARE_WORK is left alone and reported: give each handler its
 /// own work item, or keep one handler that dispatches on a state field.
 ///
@@ -29,6 +34,16 @@ virtual report
 import re
 INITS = {}      # file -> set of item keys initialised by INIT_/DECLARE_
 SAFE = set()    # (file, line, col) of PREPAREs proven safe
+HANDLERS = set()   # names used as work handlers
+QUEUES = {}     # file -> {item key: [(line, col, function)]} every queueing
+                # or delayed use of an item
+PLAIN = {}      # file -> {(line, col) of a queue_work: its queue}
+AFTER_INIT = set() # PREPAREs after an INIT with no queueing in between
+NOINIT = set()  # ... that a path from the start of the function reaches
+                # without that INIT (INIT ... PREPARE only checks the paths
+                # from the INIT): not safe
+IDLE_CAND = set()  # PREPAREs whose item is queued only here, on one queue
+IDLE_BAD = set()   # ... that have a path to them without a flush
 
 def is_safe(p):
     return (p[0].file, p[0].line, p[0].column) in SAFE
@@ -105,7 +120,33 @@ i@p(W, es)
 j << after_init.j;
 p << pw.p;
 @@
-SAFE.add((p[0].file, p[0].line, p[0].column))
+AFTER_INIT.add((p[0].file, p[0].line, p[0].column))
+
+@noinit_entry exists@
+identifier fn;
+identifier pw.i;
+identifier j =~ "^INIT_(DELAYED_)?WORK$";
+expression pw.W;
+expression list pw.es;
+position pw.p, pb;
+@@
+fn(...) {
+... when != j(W, ...)
+i@p@pb(W, es)
+... when any
+}
+
+@script:python@
+p << noinit_entry.pb;
+@@
+NOINIT.add((p[0].file, p[0].line, p[0].column))
+
+@script:python@
+p << pw.p;
+@@
+k = (p[0].file, p[0].line, p[0].column)
+if k in AFTER_INIT and k not in NOINIT:
+    SAFE.add(k)
 
 @script:python@
 W << pw.W;
@@ -113,6 +154,177 @@ p << pw.p;
 @@
 if item_key(W) not in INITS.get(p[0].file, set()):
     SAFE.add((p[0].file, p[0].line, p[0].column))
+
+// ---- idle after a flush: every queueing of the item in the file is
+// queue_work(Q, item) with one Q, all in the function of the PREPARE_WORK,
+// which is not itself a work handler; the item is never used with a delayed
+// call; and on every path from the function's start, and from every queueing
+// of the item, to the PREPARE_WORK there is a flush_workqueue(Q) (or
+// flush_work/cancel_work_sync of the item) with no queueing after it.
+@hnd@
+identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
+expression W;
+identifier f;
+expression list es;
+type CT;
+@@
+(
+i(W, f, es)
+|
+i(W, (CT)f, es)
+)
+
+@script:python@
+f << hnd.f;
+@@
+HANDLERS.add(f)
+
+@hndd@
+declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
+identifier n, f;
+expression list es;
+type CT;
+@@
+(
+DECLARE_WORK(n, f, es);
+|
+DECLARE_DELAYED_WORK(n, f, es);
+|
+DECLARE_WORK(n, (CT)f, es);
+|
+DECLARE_DELAYED_WORK(n, (CT)f, es);
+)
+
+@script:python@
+f << hndd.f;
+@@
+HANDLERS.add(f)
+
+@qa@
+expression X, Q, D, C;
+position p;
+@@
+(
+queue_work@p(Q, X)
+|
+schedule_work@p(X)
+|
+queue_delayed_work@p(Q, X, D)
+|
+schedule_delayed_work@p(X, D)
+|
+schedule_delayed_work_on@p(C, X, D)
+|
+queue_delayed_work_on@p(C, Q, X, D)
+|
+queue_work_on@p(C, Q, X)
+|
+cancel_delayed_work@p(X)
+|
+cancel_delayed_work_sync@p(X)
+|
+cancel_rearming_delayed_work@p(X)
+|
+cancel_rearming_delayed_workqueue@p(Q, X)
+|
+INIT_DELAYED_WORK@p(X, ...)
+|
+PREPARE_DELAYED_WORK@p(X, ...)
+)
+
+@script:python@
+X << qa.X;
+p << qa.p;
+@@
+QUEUES.setdefault(p[0].file, {}).setdefault(item_key(X), []).append(
+    (p[0].line, p[0].column, p[0].current_element))
+
+@qw@
+expression X, Q;
+position p;
+@@
+queue_work@p(Q, X)
+
+@script:python@
+X << qw.X;
+Q << qw.Q;
+p << qw.p;
+@@
+PLAIN.setdefault(p[0].file, {})[(p[0].line, p[0].column)] = norm(Q)
+
+@pwq@
+identifier i =~ "^PREPARE_WORK$";
+expression W;
+expression list es;
+position p;
+@@
+i@p(W, es)
+
+@qf@
+expression pwq.W, Q;
+@@
+queue_work(Q, W)
+
+@script:python qok@
+W << pwq.W;
+Q << qf.Q;
+p << pwq.p;
+@@
+fl = p[0].file
+qs = QUEUES.get(fl, {}).get(item_key(W), [])
+plain = PLAIN.get(fl, {})
+ok = bool(qs) and p[0].current_element not in HANDLERS
+for (l, c, fn) in qs:
+    if fn != p[0].current_element or plain.get((l, c)) != norm(Q):
+        ok = False
+if ok:
+    IDLE_CAND.add((fl, p[0].line, p[0].column))
+else:
+    cocci.include_match(False)
+
+// a path from the start of the function to the PREPARE_WORK with no flush
+@unflushed_entry exists@
+identifier fn;
+expression pwq.W, qf.Q;
+expression list pwq.es;
+position pwq.p, pb;
+@@
+fn(...) {
+... when != flush_workqueue(Q)
+    when != flush_work(W)
+    when != cancel_work_sync(W)
+PREPARE_WORK@p@pb(W, es)
+... when any
+}
+
+@script:python@
+p << unflushed_entry.pb;
+@@
+IDLE_BAD.add((p[0].file, p[0].line, p[0].column))
+
+// a path from a queueing of the item to the PREPARE_WORK with no flush
+@unflushed_queue exists@
+expression pwq.W, qf.Q, Q2;
+expression list pwq.es;
+position pwq.p, pb;
+@@
+queue_work(Q2, W)
+... when != flush_workqueue(Q)
+    when != flush_work(W)
+    when != cancel_work_sync(W)
+PREPARE_WORK@p@pb(W, es)
+
+@script:python@
+p << unflushed_queue.pb;
+@@
+IDLE_BAD.add((p[0].file, p[0].line, p[0].column))
+
+@script:python@
+p << pwq.p;
+@@
+k = (p[0].file, p[0].line, p[0].column)
+if k in IDLE_CAND and k not in IDLE_BAD:
+    SAFE.add(k)
 
 @bad depends on !patch@
 identifier i =~ "^PREPARE_(DELAYED_)?WORK$";

@@ -9,6 +9,11 @@
 /// (of w.work for a delayed item: the old flush did not wait for a delayed
 /// item whose timer had not fired, and neither does flush_work(&w.work);
 /// flush_delayed_work() would fire it early).  Up to three items.
+/// An item &p->f in a structure with a single instance counts as file-scope:
+/// the structure is defined in the file, declared once as an object, as a
+/// non-array file-scope variable g above the first flush_scheduled_work(),
+/// and never measured by sizeof (never allocated); p can then only point to
+/// g, and the item is flushed as &g.f.
 ///
 /// Otherwise it is left alone and reported: items in per-device structures
 /// (the flush must name each device's items, or use a private workqueue),
@@ -32,6 +37,12 @@ virtual report
 import re
 GLOBALS = {}   # file -> set of file-scope variable names
 ITEMS = {}     # file -> list of (item string, delayed?) in order
+PTYPE = {}     # file -> {item string &p->f: type of *p}
+SIZED = {}     # file -> set of types some sizeof() measures
+UNKNOWN_SIZEOF = set()  # files with a sizeof(expression) of unknown type
+TYPED_SZ = set()
+FIRSTFS = {}   # file -> line of its first flush_scheduled_work()
+UNTYPED_SZ = set()
 CURFILE = [None]
 
 def norm(s):
@@ -46,7 +57,8 @@ def plan(file):
                       'items it means by name, or drop the call')
     out = []
     for x, d in items:
-        m = re.match(r'^&(\w+)$', x)
+        x = single_instance(file, x)
+        m = re.match(r'^&(\w+)(\.\w+)*$', x)
         if not m or m.group(1) not in GLOBALS.get(file, set()):
             return None, ('flush_scheduled_work() warns on 6.x: replace it '
                           'with flush_work()/cancel_work_sync() of the '
@@ -59,6 +71,60 @@ def plan(file):
     if len(out) > 3:
         return None, 'flush_scheduled_work(): more than three items; flush each by hand'
     return out, None
+
+def strip_comments(t):
+    t = re.sub(r'/\*.*?\*/', lambda m: '\n' * m.group(0).count('\n') + ' ',
+               t, flags=re.S)
+    return re.sub(r'//[^\n]*', ' ', t)
+
+def only_instance(file, T):
+    """The file-scope variable that is the one instance of struct type T,
+    or None.  T must be defined in this file (no other file can make one),
+    declared as an object exactly once, at file scope and not as an array,
+    and never measured by sizeof (no allocation of one)."""
+    m = re.match(r'^struct\s+(\w+)$', T.strip())
+    if not m or file in UNKNOWN_SIZEOF or T in SIZED.get(file, set()):
+        return None
+    try:
+        text = strip_comments(open(file).read())
+    except OSError:
+        return None
+    tag = m.group(1)
+    if not re.search(r'\bstruct\s+%s\s*\{' % tag, text):
+        return None
+    inst = []
+    for mm in re.finditer(r'\bstruct\s+%s\b\s*(.)' % tag, text):
+        c = mm.group(1)
+        if c in '*{;':
+            continue            # pointer, definition, forward declaration
+        if c in ',)':           # a type argument: container_of() is fine
+            before = text[:mm.start()].rstrip()
+            if re.search(r'\bsizeof\s*\($', before):
+                return None
+            continue
+        rest = text[mm.end() - 1:]
+        d = re.match(r'(?:const\s+|volatile\s+|__\w+\s+)*(\w+)\s*([;=\[,])', rest)
+        if not d or d.group(2) in '[,':
+            return None
+        inst.append((d.group(1), text[:mm.start()].count('\n') + 1))
+    if len(inst) != 1 or inst[0][0] not in GLOBALS.get(file, set()):
+        return None
+    # declared above every flush_scheduled_work() that would name it
+    if inst[0][1] >= FIRSTFS.get(file, 0):
+        return None
+    return inst[0][0]
+
+def single_instance(file, x):
+    """&p->f of a per-device item whose structure has only one instance g
+    in the file: &g.f (p can only point to g); else x unchanged."""
+    m = re.match(r'^&(\w+)->(\w+(?:\.\w+)*)$', x)
+    if not m:
+        return x
+    T = PTYPE.get(file, {}).get(x)
+    if T is None:
+        return x
+    g = only_instance(file, T)
+    return '&%s.%s' % (g, m.group(2)) if g else x
 
 def count(p):
     out, _ = plan(CURFILE[0])
@@ -125,6 +191,68 @@ l = ITEMS.setdefault(p[0].file, [])
 if norm(X) not in [x for x, _ in l]:
     l.append((norm(X), False))
 
+// the structure type of a per-device item &p->f
+@schp@
+type T;
+T *P;
+identifier fld;
+expression D, C;
+position p;
+@@
+(
+schedule_work@p(&P->fld)
+|
+schedule_delayed_work@p(&P->fld, D)
+|
+schedule_delayed_work_on@p(C, &P->fld, D)
+)
+
+@script:python@
+T << schp.T;
+P << schp.P;
+fld << schp.fld;
+p << schp.p;
+@@
+PTYPE.setdefault(p[0].file, {})['&%s->%s' % (norm(P), fld)] = norm(T).replace('struct', 'struct ', 1)
+
+// what sizeof() measures: an allocation of a structure needs one
+@szt@
+type T;
+position p;
+@@
+sizeof@p(T)
+
+@script:python@
+T << szt.T;
+p << szt.p;
+@@
+SIZED.setdefault(p[0].file, set()).add(re.sub(r'\s+', ' ', T.strip()))
+
+@sze@
+expression E;
+position p;
+@@
+sizeof@p(E)
+
+@szet@
+type T;
+T E;
+position sze.p;
+@@
+sizeof@p(E)
+
+@script:python@
+T << szet.T;
+p << sze.p;
+@@
+SIZED.setdefault(p[0].file, set()).add(re.sub(r'\s+', ' ', T.strip()))
+TYPED_SZ.add((p[0].file, p[0].line, p[0].column))
+
+@script:python@
+p << sze.p;
+@@
+UNTYPED_SZ.add((p[0].file, p[0].line, p[0].column))
+
 @schd@
 expression X, D, C;
 position p;
@@ -151,6 +279,9 @@ flush_scheduled_work@p()
 p << fs.p;
 @@
 CURFILE[0] = p[0].file
+FIRSTFS[p[0].file] = min(FIRSTFS.get(p[0].file, 1 << 30), int(p[0].line))
+if UNTYPED_SZ - TYPED_SZ:
+    UNKNOWN_SIZEOF.add(p[0].file)
 
 @script:python depends on report@
 p << fs.p;
