@@ -16,9 +16,10 @@
  *	mark_bh(SERIAL_BH);
  *
  * Each port's task empties the port's receive ring.  2.4 ran every bottom
- * half under one global lock, so do_serial_bh never ran twice at once.  The
- * "interrupt" is a hard-IRQ hrtimer that delivers one byte to each port that
- * has one left.  Only the deferred-work code is 2.4; the rest is 6.1.
+ * half under one global lock, so do_serial_bh never ran twice at once, and
+ * neither did a port's task.  The "interrupt" is a hard-IRQ hrtimer that
+ * delivers one byte to each port that has one left.  Only the deferred-work
+ * code is 2.4; the rest is 6.1.
  *
  * debugfs, /sys/kernel/debug/wqsample/custom_bh/:
  *   ctl    "send A B": port 0 receives A, port 1 receives B (up to 60 bytes
@@ -64,14 +65,14 @@ struct sbh_port {
 	unsigned int ring_head, ring_tail;
 	char rx[SBH_MAX_TEXT + 1];	/* what the task took off the ring */
 	int rx_len;
+	atomic_t in_task;		/* the task is running */
 };
 
 static struct sbh_port sbh_ports[SBH_PORTS];
 static DEFINE_SPINLOCK(sbh_lock);	/* protects the ports and the counts */
 static enum sbh_state sbh_state;
 static int sbh_tasks_queued, sbh_tasks_run;
-static atomic_t sbh_in_bh = ATOMIC_INIT(0);
-static int sbh_bh_overlap;		/* do_serial_bh ran twice at once */
+static int sbh_task_overlap;		/* a port's task ran twice at once */
 static struct hrtimer sbh_irq;
 static struct wqsample_log sbh_log;
 static struct dentry *sbh_dir;
@@ -84,21 +85,21 @@ static void sbh_do_softint(void *private)
 	struct sbh_port *info = private;
 	unsigned long flags;
 
+	if (atomic_inc_return(&info->in_task) != 1)
+		sbh_task_overlap = 1;
 	spin_lock_irqsave(&sbh_lock, flags);
 	while (info->ring_tail != info->ring_head)
 		info->rx[info->rx_len++] =
 			info->ring[info->ring_tail++ & (SBH_RING_SIZE - 1)];
 	sbh_tasks_run++;
 	spin_unlock_irqrestore(&sbh_lock, flags);
+	atomic_dec(&info->in_task);
 }
 
 /* The driver's bottom half. */
 static void do_serial_bh(void)
 {
-	if (atomic_inc_return(&sbh_in_bh) != 1)
-		sbh_bh_overlap = 1;
 	run_task_queue(&tq_serial);
-	atomic_dec(&sbh_in_bh);
 }
 
 /* The interrupt handler: hard-IRQ context. */
@@ -170,8 +171,8 @@ static void sbh_report(void)
 		wqsample_log(&sbh_log, "port %d: received \"%s\"", i, sbh_ports[i].rx);
 	}
 	spin_unlock_irqrestore(&sbh_lock, flags);
-	wqsample_log(&sbh_log, "SERIAL_BH ever ran twice at once: %s",
-		     sbh_bh_overlap ? "yes" : "no");
+	wqsample_log(&sbh_log, "a port's task ever ran twice at once: %s",
+		     sbh_task_overlap ? "yes" : "no");
 }
 
 static ssize_t sbh_ctl_write(struct file *file, const char __user *ubuf,
@@ -243,6 +244,7 @@ static int __init sbh_init(void)
 	for (i = 0; i < SBH_PORTS; i++) {
 		info = &sbh_ports[i];
 		info->line = i;
+		atomic_set(&info->in_task, 0);
 		info->tqueue.routine = sbh_do_softint;
 		info->tqueue.data = info;
 	}

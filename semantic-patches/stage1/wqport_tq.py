@@ -16,7 +16,7 @@ import os
 import re
 import subprocess
 
-__all__ = ["analyse", "blocked", "split_initializer", "report_lines"]
+__all__ = ["analyse", "blocked", "bh_queue", "split_initializer", "report_lines"]
 
 FAMILY = {
     # calls that may be handed a struct tq_struct *
@@ -445,6 +445,110 @@ def _function_bodies(text):
     return bodies
 
 
+def _enclosing(funcs, off):
+    """Name of the function whose body holds offset off, or None."""
+    for name, (s, e) in funcs.items():
+        if s <= off < e:
+            return name
+    return None
+
+
+def bh_queue(path):
+    """The private task queue that a driver's own bottom half runs, when stage
+    1 can turn its tasks into work items: a dict with q (the queue), nr (the
+    bottom-half number), fn (the bottom-half function), or None.
+
+    The 2.4 serial idiom, as its 2.6 ports replaced it by hand:
+
+        static DECLARE_TASK_QUEUE(Q);
+        static void F(void) { run_task_queue(&Q); }
+        init_bh(N, F);                          init
+        queue_task(&t, &Q); mark_bh(N);         wherever work turns up
+        remove_bh(N); run_task_queue(&Q);       exit (the drain is optional)
+
+    Safe when the file uses Q, N and F in these ways only: F does nothing but
+    run Q, nothing else runs Q except a drain after remove_bh(N) in the same
+    function, every function that queues onto Q marks N, and N is not
+    disabled.  Then each task becomes a work item of its own queued with
+    schedule_work() (which, like queue_task(), returns 1 only when it newly
+    queued it), init_bh/mark_bh and F go, and remove_bh plus the drain become
+    flush_scheduled_work().  One such queue per file; with several, none."""
+    key = ("bhq", path)
+    if key in _cache:
+        return _cache[key]
+    _cache[("bhq-why", path)] = {}
+    try:
+        with open(path, encoding="latin-1") as f:
+            text = _blank(f.read())
+    except (IOError, OSError):
+        _cache[key] = None
+        return None
+    funcs = _function_bodies(text)
+    found, whys = [], {}
+    _cache[("bhq-why", path)] = whys
+    for m in re.finditer(r"^[ \t]*(?:static\s+)?DECLARE_TASK_QUEUE\s*\(\s*(\w+)\s*\)\s*;", text, re.M):
+        q = m.group(1)
+        ok, why = _bh_queue_ok(text, funcs, q)
+        if ok:
+            found.append(ok)
+        else:
+            whys[q] = why
+    res = found[0] if len(found) == 1 else None
+    if len(found) > 1:
+        for ok in found:
+            whys[ok["q"]] = "stage 1 converts one such queue per file, and this file has %d" % len(found)
+    _cache[key] = res
+    return res
+
+
+def _bh_queue_ok(text, funcs, q):
+    """(dict, None) when private queue q can be converted, else (None, why)."""
+    uses = len(re.findall(r"\b%s\b" % re.escape(q), text))
+    queues = [(o, a) for o, a in _calls(text, "queue_task")
+              if len(a) == 2 and re.sub(r"^&\s*", "", a[1]).strip() == q]
+    runs = [o for o, a in _calls(text, "run_task_queue")
+            if len(a) == 1 and re.sub(r"^&\s*", "", a[0]).strip() == q]
+    if not queues:
+        return None, "nothing queues onto it here"
+    # the bottom-half function: its body is run_task_queue(&Q); and nothing else
+    bh = [name for name, (s, e) in funcs.items()
+          if re.sub(r"\s+", "", text[s + 1:e - 1]) == "run_task_queue(&%s);" % q]
+    if len(bh) != 1:
+        return None, ("no function of the driver does nothing but run it, as a bottom half "
+                      "would")
+    if uses != 1 + len(queues) + len(runs):
+        return None, "it is used other than by queue_task() and run_task_queue()"
+    fn = bh[0]
+    inits = [a for o, a in _calls(text, "init_bh") if len(a) == 2 and a[1] == fn]
+    if len(inits) != 1 or not re.match(r"^\w+$", inits[0][0]) or inits[0][0] == "IMMEDIATE_BH":
+        return None, "%s() is not installed by exactly one init_bh() of its own number" % fn
+    nr = inits[0][0]
+    # F: its definition, init_bh, and perhaps a prototype
+    fn_uses = len(re.findall(r"\b%s\b" % re.escape(fn), text))
+    protos = len(re.findall(r"\b%s\s*\([^()]*\)\s*;" % re.escape(fn), text))
+    if fn_uses != 2 + protos:
+        return None, "%s() is used other than by init_bh()" % fn
+    # N: init_bh, mark_bh, remove_bh (and the #define of a driver's own number)
+    marks = [o for o, a in _calls(text, "mark_bh") if a == [nr]]
+    removes = [o for o, a in _calls(text, "remove_bh") if a == [nr]]
+    defines = len(re.findall(r"^[ \t]*#[ \t]*define[ \t]+%s\b" % re.escape(nr), text, re.M))
+    if len(re.findall(r"\b%s\b" % re.escape(nr), text)) != 1 + len(marks) + len(removes) + defines:
+        return None, "%s is used other than by init_bh(), mark_bh() and remove_bh()" % nr
+    # every run of Q outside F is a drain after remove_bh(N) in its function
+    s, e = funcs[fn]
+    for o in runs:
+        if s <= o < e:
+            continue
+        where = _enclosing(funcs, o)
+        if where is None or not any(_enclosing(funcs, r) == where and r < o for r in removes):
+            return None, "it is also run synchronously, not only after remove_bh(%s)" % nr
+    # every function that queues onto Q marks N
+    for o, _ in queues:
+        where = _enclosing(funcs, o)
+        if where is None or not any(_enclosing(funcs, mk) == where for mk in marks):
+            return None, "a function queues onto it without mark_bh(%s)" % nr
+    return dict(q=q, nr=nr, fn=fn), None
+
 def analyse(path):
     if path in _cache:
         return _cache[path]
@@ -456,6 +560,9 @@ def analyse(path):
         return []
     text = _blank(raw)
     out = []
+    bhq = bh_queue(path)            # converted by 06-private-bh-queue: no finding
+    conv_q = {bhq["q"]} if bhq else set()
+    conv_nr = {bhq["nr"]} if bhq else set()
 
     def find(off, reason, blocks):
         out.append(Finding(_line(text, off), reason + (REASON_TAIL if blocks else ""), blocks))
@@ -516,7 +623,7 @@ def analyse(path):
         if len(args) != 2:
             continue
         q = re.sub(r"^&\s*", "", args[1]).strip()
-        if q in BH_QUEUES:
+        if q in BH_QUEUES or q in conv_q:
             continue
         if q == "tq_disk":
             find(off, "wqport: queue_task() onto tq_disk (block-layer unplugging) has no "
@@ -529,12 +636,16 @@ def analyse(path):
                  "the driver's own bottom half?); convert each task to a work item by hand" % q, True)
 
     for m in re.finditer(r"\bDECLARE_TASK_QUEUE\s*\(\s*(\w+)", text):
-        find(m.start(), "wqport: private task queue %s; convert its tasks to work items and "
-             "drop the queue by hand" % m.group(1), True)
+        if m.group(1) in conv_q:
+            continue
+        why = _cache[("bhq-why", path)].get(m.group(1))
+        find(m.start(), "wqport: private task queue %s%s; convert its tasks to work items and "
+             "drop the queue by hand" % (m.group(1), " (not converted: %s)" % why if why else ""),
+             True)
 
     for off, args in _calls(text, "run_task_queue"):
         q = re.sub(r"^&\s*", "", args[0]).strip() if args else "?"
-        if q == "tq_timer":
+        if q == "tq_timer" or q in conv_q:
             continue
         if q == "tq_disk":
             find(off, "wqport: run_task_queue(&tq_disk) unplugs the block layer; nothing runs "
@@ -546,7 +657,7 @@ def analyse(path):
     # Custom bottom halves.
     for name in ("init_bh", "remove_bh", "mark_bh"):
         for off, args in _calls(text, name):
-            if args and args[0] != "IMMEDIATE_BH":
+            if args and args[0] != "IMMEDIATE_BH" and args[0] not in conv_nr:
                 find(off, "wqport: %s(%s): a custom bottom half; convert it to a tasklet or a "
                      "work item by hand" % (name, args[0]), False)
     for name in ("disable_bh", "enable_bh", "start_bh_atomic", "end_bh_atomic",
@@ -632,7 +743,7 @@ def analyse(path):
         routines.setdefault(t["field"], set()).add(_last_name(t["routine"]))
     in_bh = set()
     for off, args in _calls(text, "queue_task"):
-        if len(args) == 2 and re.sub(r"^&\s*", "", args[1]).strip() in BH_QUEUES:
+        if len(args) == 2 and re.sub(r"^&\s*", "", args[1]).strip() in BH_QUEUES | conv_q:
             in_bh |= routines.get(_last_name(args[0]), set())
     bh_locked = set()
     for name in ("spin_lock_bh", "read_lock_bh", "write_lock_bh", "local_bh_disable"):

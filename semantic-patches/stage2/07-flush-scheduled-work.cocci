@@ -13,7 +13,10 @@
 /// the structure is defined in the file, declared once as an object, as a
 /// non-array file-scope variable g above the first flush_scheduled_work(),
 /// and never measured by sizeof (never allocated); p can then only point to
-/// g, and the item is flushed as &g.f.
+/// g, and the item is flushed as &g.f.  When that one declaration is a
+/// file-scope array g[N] instead (the ports of a 2.4 serial driver), p can
+/// only point into g, and when that item is the file's only one the flush
+/// becomes a loop: for (int i = 0; i < ARRAY_SIZE(g); i++) flush_work(&g[i].f);
 ///
 /// Otherwise it is left alone and reported: items in per-device structures
 /// (the flush must name each device's items, or use a private workqueue),
@@ -58,6 +61,18 @@ def plan(file):
     out = []
     for x, d in items:
         x = single_instance(file, x)
+        if x.startswith('[]'):          # every element of a file-scope array
+            if len(items) != 1:
+                return None, ('flush_scheduled_work(): the items of array %s and '
+                              'others; flush each by hand' % x.split()[1])
+            _, g, f = x.split()
+            if not all_initialised(file, g, f):
+                return None, ('flush_scheduled_work() warns on 6.x: flush the items of '
+                              'array %s (%s) by hand: no loop over the whole array is seen '
+                              'to INIT_WORK() them all, and flush_work() WARNs on an item '
+                              'never initialised' % (g, f))
+            return ['for (int i = 0; i < ARRAY_SIZE(%s); i++)\n\tflush_work(&%s[i].%s%s);'
+                    % (g, g, f, '.work' if d else '')], None
         m = re.match(r'^&(\w+)(\.\w+)*$', x)
         if not m or m.group(1) not in GLOBALS.get(file, set()):
             return None, ('flush_scheduled_work() warns on 6.x: replace it '
@@ -104,15 +119,56 @@ def only_instance(file, T):
             continue
         rest = text[mm.end() - 1:]
         d = re.match(r'(?:const\s+|volatile\s+|__\w+\s+)*(\w+)\s*([;=\[,])', rest)
-        if not d or d.group(2) in '[,':
+        if not d or d.group(2) == ',':
             return None
-        inst.append((d.group(1), text[:mm.start()].count('\n') + 1))
+        if d.group(2) == '[':       # an array: one dimension, then ; or =
+            a = re.match(r'\[[^\[\]]*\]\s*([;=])', rest[d.end() - 1:])
+            if not a:
+                return None
+        inst.append((d.group(1), text[:mm.start()].count('\n') + 1, d.group(2) == '['))
     if len(inst) != 1 or inst[0][0] not in GLOBALS.get(file, set()):
         return None
     # declared above every flush_scheduled_work() that would name it
     if inst[0][1] >= FIRSTFS.get(file, 0):
         return None
-    return inst[0][0]
+    return ('[] ' if inst[0][2] else '') + inst[0][0]
+
+def all_initialised(file, g, f):
+    """Whether a loop over the whole of array g (for (i = 0; i < N or
+    ARRAY_SIZE(g); ...) with N g's dimension) initialises field f of its
+    elements: INIT_WORK/INIT_DELAYED_WORK(&X.f or &X->f, ...) in its body."""
+    try:
+        text = strip_comments(open(file).read())
+    except OSError:
+        return False
+    m = re.search(r'\b%s\s*\[\s*([^\[\]]*?)\s*\]\s*[;=]' % re.escape(g), text)
+    if not m:
+        return False
+    bounds = {norm(m.group(1)), 'ARRAY_SIZE(%s)' % g}
+    for fm in re.finditer(r'\bfor\s*\(\s*(?:int\s+|unsigned\s+int\s+|unsigned\s+)?(\w+)\s*=\s*0\s*;'
+                          r'\s*\1\s*<\s*([^;]+?)\s*;[^;{}]*?\)', text):
+        if norm(fm.group(2)) not in bounds:
+            continue
+        # the body of the loop: a brace block, or one statement
+        j = fm.end()
+        while j < len(text) and text[j].isspace():
+            j += 1
+        if j < len(text) and text[j] == '{':
+            depth, k = 0, j
+            while k < len(text):
+                if text[k] == '{':
+                    depth += 1
+                elif text[k] == '}':
+                    depth -= 1
+                k += 1
+                if depth == 0:
+                    break
+            body = text[j:k]
+        else:
+            body = text[j:text.find(';', j) + 1]
+        if re.search(r'\bINIT_(?:DELAYED_)?WORK\s*\(\s*&[^,;]*(?:\.|->)\s*%s\s*,' % re.escape(f), body):
+            return True
+    return False
 
 def single_instance(file, x):
     """&p->f of a per-device item whose structure has only one instance g
@@ -124,11 +180,19 @@ def single_instance(file, x):
     if T is None:
         return x
     g = only_instance(file, T)
+    if g and g.startswith('[] '):
+        return '%s %s' % (g, m.group(2))
     return '&%s.%s' % (g, m.group(2)) if g else x
+
+def is_loop(p):
+    out, _ = plan(CURFILE[0])
+    return bool(out) and out[0].startswith('for ')
 
 def count(p):
     out, _ = plan(CURFILE[0])
-    return len(out) if out else 0
+    if not out or is_loop(p):
+        return 0
+    return len(out)
 
 // a new file: forget the previous one (one process may see many files)
 @script:python@
@@ -367,3 +431,23 @@ expression e3.E1, e3.E2, e3.E3;
 + flush_work(E2);
 + flush_work(E3);
 
+
+// every element of a file-scope array: a loop (the C11 the kernel is built with)
+@fsa depends on patch@
+position p : script:python() { is_loop(p) };
+@@
+flush_scheduled_work@p();
+
+@script:python ea@
+p << fsa.p;
+S;
+@@
+out, _ = plan(CURFILE[0])
+coccinelle.S = cocci.make_stmt(out[0])
+
+@depends on patch@
+position fsa.p;
+statement ea.S;
+@@
+- flush_scheduled_work@p();
++ S

@@ -1,4 +1,4 @@
-/* A private queue run from the driver's own (custom) bottom half. */
+/* A private queue run from the driver's own (custom) bottom half: one work item per task. */
 #include <linux/interrupt.h>
 #include <linux/tqueue.h>
 
