@@ -15,10 +15,13 @@
 /// once on two CPUs (one task never runs twice at once); see
 /// docs/semantic-patches-stage1.md.
 ///
-/// Only when stage1/analyse (wqport_tq.bh_queue) found the idiom and nothing
-/// else using Q, N or F: it passes -D wqport_bhq=Q -D wqport_bhnr=N
-/// -D wqport_bhfn=F.  Without them (make coccicheck) nothing applies, and
-/// 00-needs-human reports the queue.
+/// Only when wqport_tq.bh_queue() finds the idiom and nothing else using Q,
+/// N or F, and nothing in the file blocks stage 1 (see 00-needs-human, which
+/// then does not report them), and only through semantic-patches/apply-stage
+/// (WQPORT_APPLY_STAGE=1, -D wqport_checked): the tasks' types and
+/// initialisations are converted by 02 and 04, whose SmPL-only guard under a
+/// bare make coccicheck would keep them, so there 00 reports the queue and
+/// nothing converts it.
 ///
 // Confidence: Moderate
 // Copyright: (C) wqport contributors.  GPLv2.
@@ -29,67 +32,106 @@ virtual patch
 virtual context
 virtual org
 virtual report
+// Passed by apply-stage to every stage-1 patch; this one asks wqport_tq itself.
 virtual wqport_blocked
 virtual wqport_checked
 
+@initialize:python@
+@@
+import os, sys
+def wqport_dir():
+    if os.environ.get("WQPORT_COCCI_DIR"):
+        return os.environ["WQPORT_COCCI_DIR"]
+    try:
+        argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
+        for i, a in enumerate(argv[:-1]):
+            if a in (b"--sp-file", b"--cocci-file"):
+                return os.path.dirname(os.path.abspath(argv[i + 1].decode()))
+    except (IOError, OSError):
+        pass
+    return "."
+sys.path.insert(0, wqport_dir())
+import wqport_tq
+
+// One anchor per function; the analysis is per file (and cached).
+@anchor@
+identifier fn;
+position p;
+@@
+fn@p(...) { ... }
+
+@script:python bhq depends on wqport_checked@
+p << anchor.p;
+wqport_bhq;
+wqport_bhnr;
+wqport_bhfn;
+@@
+b = None if wqport_tq.blocked(p[0].file) else wqport_tq.bh_queue(p[0].file)
+if b is None:
+    cocci.include_match(False)
+else:
+    coccinelle.wqport_bhq = cocci.make_ident(b["q"])
+    coccinelle.wqport_bhnr = cocci.make_ident(b["nr"])
+    coccinelle.wqport_bhfn = cocci.make_ident(b["fn"])
+
 // The bottom-half function and its prototype.
-@depends on patch && !wqport_blocked@
-identifier virtual.wqport_bhfn;
+@depends on patch@
+identifier bhq.wqport_bhfn;
 @@
 - wqport_bhfn(...) { ... }
 
-@depends on patch && !wqport_blocked@
-identifier virtual.wqport_bhfn;
+@depends on patch@
+identifier bhq.wqport_bhfn;
 type T;
 @@
 - T wqport_bhfn(...);
 
-@depends on patch && !wqport_blocked@
-identifier virtual.wqport_bhq;
+@depends on patch@
+identifier bhq.wqport_bhq;
 declarer name DECLARE_TASK_QUEUE;
 @@
 - DECLARE_TASK_QUEUE(wqport_bhq);
 
-@depends on patch && !wqport_blocked@
-identifier virtual.wqport_bhq;
+@depends on patch@
+identifier bhq.wqport_bhq;
 expression T;
 @@
 - queue_task(T, &wqport_bhq)
 + schedule_work(T)
 
-@depends on patch && !wqport_blocked@
-identifier virtual.wqport_bhnr, virtual.wqport_bhfn;
+@depends on patch@
+identifier bhq.wqport_bhnr, bhq.wqport_bhfn;
 @@
 - init_bh(wqport_bhnr, wqport_bhfn);
 
-@depends on patch && !wqport_blocked@
-identifier virtual.wqport_bhnr;
+@depends on patch@
+identifier bhq.wqport_bhnr;
 @@
 - mark_bh(wqport_bhnr);
 
 // remove_bh() and the drain after it: one flush where the drain was.
-@drained depends on patch && !wqport_blocked@
-identifier virtual.wqport_bhnr, virtual.wqport_bhq;
+@drained depends on patch@
+identifier bhq.wqport_bhnr, bhq.wqport_bhq;
 @@
 - remove_bh(wqport_bhnr);
   ...
 - run_task_queue(&wqport_bhq);
 + flush_scheduled_work();
 
-@depends on patch && !wqport_blocked@
-identifier virtual.wqport_bhnr;
+@depends on patch@
+identifier bhq.wqport_bhnr;
 @@
 - remove_bh(wqport_bhnr);
 + flush_scheduled_work();
 
-@depends on patch && !wqport_blocked@
-identifier virtual.wqport_bhq;
+@depends on patch@
+identifier bhq.wqport_bhq;
 @@
 - run_task_queue(&wqport_bhq);
 + flush_scheduled_work();
 
 @depends on context@
-identifier virtual.wqport_bhq, virtual.wqport_bhnr;
+identifier bhq.wqport_bhq, bhq.wqport_bhnr;
 expression T;
 @@
 (
@@ -103,7 +145,7 @@ expression T;
 )
 
 @c depends on org || report@
-identifier virtual.wqport_bhq;
+identifier bhq.wqport_bhq;
 expression T;
 position p;
 @@

@@ -560,7 +560,13 @@ def analyse(path):
         return []
     text = _blank(raw)
     out = []
-    bhq = bh_queue(path)            # converted by 06-private-bh-queue: no finding
+    # converted by 06-private-bh-queue, through apply-stage only: no finding
+    bhq = bh_queue(path)
+    if not os.environ.get("WQPORT_APPLY_STAGE"):
+        if bhq:
+            _cache[("bhq-why", path)][bhq["q"]] = ("the serial idiom, which only "
+                                                  "semantic-patches/apply-stage converts")
+        bhq = None
     conv_q = {bhq["q"]} if bhq else set()
     conv_nr = {bhq["nr"]} if bhq else set()
 
