@@ -24,6 +24,9 @@ from .paths import WqportError
 
 STAGES = {'2.6': ['stage1'], 'modern': ['stage1', 'stage2']}
 REPORT_LINE = re.compile(r'^(.*):(\d+): wqport: (.*)$')
+# stage 1's reasons that keep a whole file's task queues as they are
+BLOCKS = '(task queues in this file left as they are)'
+LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 PARSE_ERROR = re.compile(r'^ = File "(.*)", line (\d+), column (\d+)')
 
 
@@ -128,13 +131,35 @@ def apply_stage(stage, mode, path):
     return res.stdout
 
 
-def convert_one(src, stages, scratch):
-    """Convert SRC in SCRATCH; fills src.output and src.items."""
+def local_includes(src, by_path):
+    """(NAME, Source) for each #include "NAME" of SRC that is also converted
+    in this run (NAME neither absolute nor with a .. component)."""
+    out = []
+    for m in LOCAL_INCLUDE.finditer(src.text):
+        name = m.group(1)
+        if name.startswith('/') or '..' in name.split('/'):
+            continue
+        other = by_path.get(os.path.realpath(os.path.join(os.path.dirname(src.path), name)))
+        if other is not None and other is not src:
+            out.append((name, other))
+    return out
+
+
+def convert_one(src, stages, scratch, by_path):
+    """Convert SRC in SCRATCH; fills src.output and src.items.  The driver's
+    own headers that are converted in the same run are put beside it as they
+    were read, so that stage 1 sees the tasks they declare (and converts the
+    file with them: keep_includes_consistent() undoes one without the other)."""
     work = os.path.join(scratch, hashlib.sha1(src.path.encode()).hexdigest()[:12],
                         os.path.basename(src.path))
     os.makedirs(os.path.dirname(work))
     with open(work, 'wb') as f:
         f.write(src.data)
+    for name, other in local_includes(src, by_path):
+        dest = os.path.join(os.path.dirname(work), name)
+        os.makedirs(os.path.dirname(dest), exist_ok=True)
+        with open(dest, 'wb') as f:
+            f.write(other.data)
     where = spatch_parses(work)
     if where:
         raise WqportError(f'{src.path}:{where}: spatch cannot parse the file here')
@@ -156,6 +181,50 @@ def convert_one(src, stages, scratch):
     with open(work, 'rb') as f:
         src.output = f.read()
     src.items.sort()
+
+
+def kept(src):
+    """Whether stage 1 left SRC's task queues as they are (a blocking item)."""
+    return any(stage == 'stage1' and reason.endswith(BLOCKS)
+               for _, stage, reason in src.items)
+
+
+def keep_includes_consistent(sources):
+    """A header and a file that includes it convert together or not at all.
+
+    Each file is converted on its own, so a header's struct tq_struct fields
+    could become struct work_struct while a file that includes it keeps its
+    task queues (stage 1 blocked it), or the other way round: neither would
+    build.  Both are kept as they were, with an item naming the other, until
+    nothing changes.  Includes are the quoted ones, resolved beside the file
+    that has them."""
+    by_path = {os.path.realpath(s.path): s for s in sources}
+    pairs = []                            # (includer, included, line of the #include)
+    for s in sources:
+        for m in LOCAL_INCLUDE.finditer(s.text):
+            target = by_path.get(os.path.realpath(
+                os.path.join(os.path.dirname(s.path), m.group(1))))
+            if target is not None and target is not s:
+                pairs.append((s, target, s.text.count('\n', 0, m.start()) + 1))
+
+    def keep(src, line, reason):
+        src.output = src.data
+        src.items = [i for i in src.items if i[1] == 'stage1' and i[2].endswith(BLOCKS)]
+        src.items.append((line, 'stage1', reason + ' ' + BLOCKS))
+        src.items.sort()
+
+    again = True
+    while again:
+        again = False
+        for inc, hdr, line in pairs:
+            if kept(inc) and not kept(hdr) and hdr.output != hdr.data:
+                keep(hdr, 1, f'{os.path.basename(inc.path)} includes this file and keeps its '
+                     'task queues (see its items): this one is left as it is with it')
+                again = True
+            elif kept(hdr) and not kept(inc) and inc.output != inc.data:
+                keep(inc, line, f'{os.path.basename(hdr.path)} keeps its task queues (see its '
+                     'items): a file that includes it is left as it is with it')
+                again = True
 
 
 def check_git_clean(sources):
@@ -218,7 +287,9 @@ def run(args):
     progress = len(sources) > 3
     with tempfile.TemporaryDirectory(prefix='wqport-convert-') as scratch:
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = {pool.submit(convert_one, s, stages, scratch): s for s in sources}
+            by_path = {os.path.realpath(s.path): s for s in sources}
+            futures = {pool.submit(convert_one, s, stages, scratch, by_path): s
+                       for s in sources}
             done = 0
             for fut in concurrent.futures.as_completed(futures):
                 done += 1
@@ -226,6 +297,7 @@ def run(args):
                 if progress:
                     print(f'[{done}/{len(sources)}] {futures[fut].path}', file=sys.stderr)
 
+    keep_includes_consistent(sources)
     for s in sources:
         with open(s.path, 'rb') as f:
             if hashlib.sha256(f.read()).hexdigest() != s.digest:

@@ -445,6 +445,51 @@ def _function_bodies(text):
     return bodies
 
 
+def _tq_names(text):
+    """Names declared struct tq_struct in (blanked) text: variables, fields,
+    pointers, arrays."""
+    names = set(re.findall(r"\bstruct\s+tq_struct\s*\**\s*([A-Za-z_]\w*)", text))
+    for m in re.finditer(r"\bstruct\s+tq_struct\s+[^;{}]*;", text):
+        names.update(re.findall(r"[,\s*]([A-Za-z_]\w*)\s*(?:\[|,|;|=)", m.group(0)))
+    names.discard("tq_struct")
+    return names
+
+
+def local_headers(path):
+    """The files path includes with #include "NAME" that exist beside it
+    (NAME neither absolute nor with a .. component)."""
+    try:
+        with open(path, encoding="latin-1") as f:
+            text = f.read()
+    except (IOError, OSError):
+        return []
+    out = []
+    for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', text, re.M):
+        if m.group(1).startswith("/") or ".." in m.group(1).split("/"):
+            continue                    # as apply-stage's copy_local_includes
+        h = os.path.join(os.path.dirname(path), m.group(1))
+        if os.path.isfile(h) and h not in out:
+            out.append(h)
+    return out
+
+
+def header_tasks(path):
+    """Names declared struct tq_struct in the local headers of path (see
+    local_headers): a driver's own header, converted with it.  Stage 1 then
+    runs spatch with --local-includes so that its typed rules see them."""
+    key = ("hdr", path)
+    if key not in _cache:
+        names = set()
+        for h in local_headers(path):
+            try:
+                with open(h, encoding="latin-1") as f:
+                    names |= _tq_names(_blank(f.read()))
+            except (IOError, OSError):
+                pass
+        _cache[key] = names
+    return _cache[key]
+
+
 def _enclosing(funcs, off):
     """Name of the function whose body holds offset off, or None."""
     for name, (s, e) in funcs.items():
@@ -573,11 +618,9 @@ def analyse(path):
     def find(off, reason, blocks):
         out.append(Finding(_line(text, off), reason + (REASON_TAIL if blocks else ""), blocks))
 
-    # Names of task objects: variables, fields, pointers, arrays.
-    tq_names = set(re.findall(r"\bstruct\s+tq_struct\s*\**\s*([A-Za-z_]\w*)", text))
-    for m in re.finditer(r"\bstruct\s+tq_struct\s+[^;{}]*;", text):
-        tq_names.update(re.findall(r"[,\s*]([A-Za-z_]\w*)\s*(?:\[|,|;|=)", m.group(0)))
-    tq_names.discard("tq_struct")
+    # Names of task objects: variables, fields, pointers, arrays; also those
+    # of the driver's own headers beside the file (converted with it).
+    tq_names = _tq_names(text) | header_tasks(path)
     funcs = _function_bodies(text)
 
     # Declarations the initializer patch converts: struct tq_struct x = {...};
@@ -728,8 +771,9 @@ def analyse(path):
         obj = _last_name(m.group(1))
         if obj in tasks and obj not in tq_names:
             find(m.start(), "wqport: %s.%s is stored, but %s's struct tq_struct is declared "
-                 "outside this file (a header?); the field stores need its type: convert by "
-                 "hand, or with the declaration moved here" % (obj, m.group(2), obj), True)
+                 "outside this file (a header?); the field stores need its type: convert the "
+                 "driver's header with this file (both in one wqport convert), or by hand"
+                 % (obj, m.group(2), obj), True)
 
     # Routines that ran in bottom-half context and take a lock that process
     # context takes with spin_lock_bh(): as work items they would need _bh too.
