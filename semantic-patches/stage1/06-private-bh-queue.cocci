@@ -66,7 +66,9 @@ wqport_bhq;
 wqport_bhnr;
 wqport_bhfn;
 @@
-b = None if wqport_tq.blocked(p[0].file) else wqport_tq.bh_queue(p[0].file)
+# wqport_checked: stage1/analyse found nothing blocking in the original (this
+# file is the output of 01-05 already, which leave Q, N and F as they were)
+b = wqport_tq.bh_queue(p[0].file)
 if b is None:
     cocci.include_match(False)
 else:

@@ -25,6 +25,10 @@ FAMILY = {
     "INIT_LIST_HEAD", "sizeof", "memset", "if", "while", "for", "return", "switch",
 }
 BH_QUEUES = {"tq_timer", "tq_immediate"}
+# Tasks that 2.4's tty structures hold (include/linux/tty.h): a
+# driver may queue them, but its conversion cannot change their type.
+KERNEL_TASKS = re.compile(r"\bflip\s*\.\s*tqueue\s*\)*\s*$|"
+                          r"(?:->|\.)\s*(?:tq_hangup|SAK_tq)\s*\)*\s*$")
 REASON_TAIL = " (task queues in this file left as they are)"
 
 _cache = {}
@@ -763,17 +767,37 @@ def analyse(path):
     # header): 02's store rules need the type, so they would miss them while
     # 03 converts the queueing.
     tasks = set()
+    foreign = []
+    in_define = [False] * (len(text) + 1)
+    for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", text, re.M):
+        in_define[m.start():m.end()] = [True] * (m.end() - m.start())
     for name in ("queue_task", "schedule_task", "INIT_TQUEUE", "PREPARE_TQUEUE"):
         for off, args in _calls(text, name):
             if args:
                 tasks.add(_last_name(args[0]))
+                if ((_last_name(args[0]) not in tq_names or KERNEL_TASKS.search(args[0]))
+                        and not in_define[off] and re.match(r"^[\w\s&.\->\[\]()*]+$", args[0])):
+                    # the tty layer's tty->flip.tqueue, or a header's task:
+                    # its struct tq_struct would stay while the call changed
+                    foreign.append((off, "wqport: %s() of %s, whose struct tq_struct this "
+                                    "driver does not declare (a kernel structure's, such as "
+                                    "the tty flip buffer's tty->flip.tqueue, or a header's "
+                                    "that is not converted with it); convert by hand "
+                                    "(tty_flip_buffer_push() for the flip buffer)"
+                                    % (name, args[0].strip()), _last_name(args[0])))
+    stored_apart = set()
     for m in re.finditer(r"([\w.\->\[\]]+?)\s*(?:\.|->)\s*(routine|data|sync)\s*=(?!=)", text):
         obj = _last_name(m.group(1))
         if obj in tasks and obj not in tq_names:
+            stored_apart.add(obj)
             find(m.start(), "wqport: %s.%s is stored, but %s's struct tq_struct is declared "
                  "outside this file (a header?); the field stores need its type: convert the "
                  "driver's header with this file (both in one wqport convert), or by hand"
                  % (obj, m.group(2), obj), True)
+
+    for off, reason, obj in foreign:
+        if obj not in stored_apart:             # said once per task object
+            find(off, reason, True)
 
     # Routines that ran in bottom-half context and take a lock that process
     # context takes with spin_lock_bh(): as work items they would need _bh too.
