@@ -132,16 +132,14 @@ def apply_stage(stage, mode, path):
 
 
 def local_includes(src, by_path):
-    """(NAME, Source) for each #include "NAME" of SRC that is also converted
-    in this run (NAME neither absolute nor with a .. component)."""
+    """(NAME, Source, line) for each #include "NAME" of SRC, resolved beside
+    SRC, that is also converted in this run (BY_PATH: realpath -> Source)."""
     out = []
     for m in LOCAL_INCLUDE.finditer(src.text):
         name = m.group(1)
-        if name.startswith('/') or '..' in name.split('/'):
-            continue
         other = by_path.get(os.path.realpath(os.path.join(os.path.dirname(src.path), name)))
         if other is not None and other is not src:
-            out.append((name, other))
+            out.append((name, other, src.text.count('\n', 0, m.start()) + 1))
     return out
 
 
@@ -155,7 +153,9 @@ def convert_one(src, stages, scratch, by_path):
     os.makedirs(os.path.dirname(work))
     with open(work, 'wb') as f:
         f.write(src.data)
-    for name, other in local_includes(src, by_path):
+    for name, other, _ in local_includes(src, by_path):
+        if name.startswith('/') or '..' in name.split('/'):
+            continue                      # as apply-stage: stay in the scratch dir
         dest = os.path.join(os.path.dirname(work), name)
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         with open(dest, 'wb') as f:
@@ -199,13 +199,8 @@ def keep_includes_consistent(sources):
     nothing changes.  Includes are the quoted ones, resolved beside the file
     that has them."""
     by_path = {os.path.realpath(s.path): s for s in sources}
-    pairs = []                            # (includer, included, line of the #include)
-    for s in sources:
-        for m in LOCAL_INCLUDE.finditer(s.text):
-            target = by_path.get(os.path.realpath(
-                os.path.join(os.path.dirname(s.path), m.group(1))))
-            if target is not None and target is not s:
-                pairs.append((s, target, s.text.count('\n', 0, m.start()) + 1))
+    pairs = [(s, other, line)            # (includer, included, line of the #include)
+             for s in sources for _, other, line in local_includes(s, by_path)]
 
     def keep(src, line, reason):
         src.output = src.data
