@@ -525,7 +525,7 @@ def bh_queue(path):
     key = ("bhq", path)
     if key in _cache:
         return _cache[key]
-    _cache[("bhq-why", path)] = {}
+    whys = _cache[("bhq-why", path)] = {}      # queue -> why it is not converted
     try:
         with open(path, encoding="latin-1") as f:
             text = _blank(f.read())
@@ -533,8 +533,7 @@ def bh_queue(path):
         _cache[key] = None
         return None
     funcs = _function_bodies(text)
-    found, whys = [], {}
-    _cache[("bhq-why", path)] = whys
+    found = []
     for m in re.finditer(r"^[ \t]*(?:static\s+)?DECLARE_TASK_QUEUE\s*\(\s*(\w+)\s*\)\s*;", text, re.M):
         q = m.group(1)
         ok, why = _bh_queue_ok(text, funcs, q)
