@@ -63,9 +63,12 @@ class Source:
             self.data = f.read()
         if b'\0' in self.data:
             raise WqportError(f'{path}: not a C source file (binary)')
+        # 2.4 sources are often Latin-1: read and write them byte for byte
+        self.encoding = 'utf-8'
         try:
             self.text = self.data.decode('utf-8')
         except UnicodeDecodeError:
+            self.encoding = 'latin-1'
             self.text = self.data.decode('latin-1')
         self.digest = hashlib.sha256(self.data).hexdigest()
         self.output = None
@@ -253,13 +256,18 @@ def atomic_write(path, data, mode=None):
 
 
 def unified_diff(src):
+    """The diff of SRC's output against its input, as bytes in the file's own
+    encoding (so that patch applies it to a Latin-1 file too); empty when
+    nothing changed."""
+    if src.output == src.data:
+        return b''
     a = src.text.splitlines(keepends=True)
-    b = src.output.decode('utf-8', errors='replace').splitlines(keepends=True)
+    b = src.output.decode(src.encoding, errors='replace').splitlines(keepends=True)
     name = os.path.normpath(src.path).lstrip('/')
     out = ''.join(difflib.unified_diff(a, b, 'a/' + name, 'b/' + name))
     if out and not out.endswith('\n'):
         out += '\n\\ No newline at end of file\n'
-    return out
+    return out.encode(src.encoding, errors='replace')
 
 
 def run(args):
@@ -309,13 +317,14 @@ def run(args):
             os.makedirs(os.path.dirname(dest) or '.', exist_ok=True)
             atomic_write(dest, s.output, os.stat(s.path).st_mode & 0o7777)
         else:
-            sys.stdout.write(unified_diff(s))
+            sys.stdout.flush()
+            sys.stdout.buffer.write(unified_diff(s))
 
     items = []
     for s in sources:
         if args.out or args.in_place:
             to_out = line_map(s.text.splitlines(),
-                              s.output.decode('utf-8', 'replace').splitlines())
+                              s.output.decode(s.encoding, 'replace').splitlines())
             where = os.path.join(args.out, s.rel) if args.out else s.path
         else:
             to_out, where = (lambda n: n), s.path
