@@ -798,6 +798,27 @@ def analyse(path):
         if obj not in stored_apart:             # said once per task object
             find(off, reason, True)
 
+    # PREPARE_TQUEUE as a task's only initialisation (ns83820.c): faithful
+    # as PREPARE_WORK, but a 2.6 item wants INIT_WORK before it is queued
+    # (DEBUG_OBJECTS_WORK reports one that never had it).  Not blocking.
+    initialised = set()
+    for off, args in _calls(text, "INIT_TQUEUE"):
+        if args:
+            initialised.add(_last_name(args[0]))
+    for m in re.finditer(r"([\w.\->\[\]]+?)\s*(?:\.|->)\s*routine\s*=(?!=)", text):
+        initialised.add(_last_name(m.group(1)))
+    for m in re.finditer(r"\bstruct\s+tq_struct\s+(\w+)\s*(?:\[[^\]]*\])?\s*=", text):
+        initialised.add(m.group(1))
+    initialised |= {t["field"] for t in targets}
+    for off, args in _calls(text, "PREPARE_TQUEUE"):
+        # &task only: through a pointer (a parameter) the task is the caller's
+        if (args and args[0].strip().startswith("&") and not in_define[off]
+                and _last_name(args[0]) not in initialised):
+            find(off, "wqport: PREPARE_TQUEUE() is the only initialisation of %s: 2.6 wants "
+                 "INIT_WORK() before an item is first queued (DEBUG_OBJECTS_WORK reports one "
+                 "that never had it); make this one INIT_WORK() if %s cannot be queued here"
+                 % (args[0].strip(), args[0].strip()), False)
+
     # Routines that ran in bottom-half context and take a lock that process
     # context takes with spin_lock_bh(): as work items they would need _bh too.
     routines = {}
