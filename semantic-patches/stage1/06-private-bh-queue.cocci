@@ -18,7 +18,7 @@
 /// Only when wqport_tq.bh_queue() finds the idiom and nothing else using Q,
 /// N or F, and nothing in the file blocks stage 1 (see 00-needs-human, which
 /// then does not report them), and only through semantic-patches/apply-stage
-/// (WQPORT_APPLY_STAGE=1, -D wqport_checked): the tasks' types and
+/// (WQPORT_APPLY_STAGE=1): the tasks' types and
 /// initialisations are converted by 02 and 04, whose SmPL-only guard under a
 /// bare make coccicheck would keep them, so there 00 reports the queue and
 /// nothing converts it.
@@ -60,15 +60,17 @@ position p;
 @@
 fn@p(...) { ... }
 
-@script:python bhq depends on wqport_checked@
+@script:python bhq@
 p << anchor.p;
 wqport_bhq;
 wqport_bhnr;
 wqport_bhfn;
 @@
-# wqport_checked: stage1/analyse found nothing blocking in the original (this
-# file is the output of 01-05 already, which leave Q, N and F as they were)
-b = wqport_tq.bh_queue(p[0].file)
+# Only under apply-stage, which runs this after stage1/analyse found nothing
+# blocking in the original (this file is the output of 01-05 already, which
+# leave Q, N and F as they were); elsewhere no rule matches, as make
+# coccicheck expects of a patch with nothing to do.
+b = wqport_tq.bh_queue(p[0].file) if os.environ.get("WQPORT_APPLY_STAGE") else None
 if b is None:
     cocci.include_match(False)
 else:
