@@ -49,6 +49,10 @@ def add_parser(sub):
     p.add_argument('--jobs', type=int, default=1, metavar='N', help='convert N files at once')
     p.add_argument('--force', action='store_true',
                    help='--in-place even in a git tree with uncommitted changes')
+    p.add_argument('--allow-parse-errors', action='store_true',
+                   help='convert a file in which spatch cannot parse some lines, when '
+                   'none of them holds task-queue or workqueue code (a note on stderr '
+                   'names them); by default any parse error stops the run')
     p.add_argument('paths', nargs='+', metavar='PATH')
     p.set_defaults(func=run)
 
@@ -73,6 +77,7 @@ class Source:
         self.digest = hashlib.sha256(self.data).hexdigest()
         self.output = None
         self.items = []           # (line in original, stage, reason)
+        self.notes = []           # lines for stderr that need no human
 
 
 def collect(args_paths):
@@ -121,6 +126,37 @@ def spatch_parses(path):
     return None
 
 
+# What the stages touch: a region spatch gives up on must hold none of it.
+DEFERRED_WORK = re.compile(
+    r'\b(tq_struct|queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|tq_timer|'
+    r'tq_immediate|tq_disk|run_task_queue|flush_scheduled_tasks|mark_bh|init_bh|remove_bh|'
+    r'DECLARE_TASK_QUEUE|work_struct|delayed_work|INIT_WORK|PREPARE_WORK|DECLARE_WORK|'
+    r'INIT_DELAYED_WORK|DECLARE_DELAYED_WORK|queue_work|queue_delayed_work\w*|'
+    r'schedule_work|schedule_delayed_work\w*|cancel_\w*work\w*|flush_\w*work\w*|'
+    r'create_\w*workqueue|alloc_\w*workqueue|destroy_workqueue|schedule_on_each_cpu|'
+    r'execute_in_process_context|work_pending|delayed_work_pending)\b|(\.|->)\s*routine\b')
+
+
+def handler_names(text):
+    """Names the file gives as task routines or work handlers."""
+    names = set(re.findall(r'(?:\.|->|\b)routine\s*(?::|=(?!=))\s*(?:\([^)]*\)\s*)*(\w+)', text))
+    for m in re.finditer(r'\b(?:INIT_TQUEUE|PREPARE_TQUEUE|INIT_WORK|PREPARE_WORK|DECLARE_WORK|'
+                         r'INIT_DELAYED_WORK|DECLARE_DELAYED_WORK)\s*\([^,;]*,\s*'
+                         r'(?:\([^)]*\)\s*)*(\w+)', text):
+        names.add(m.group(1))
+    return names
+
+
+def unparsed_regions(path):
+    """(first, last, error line) of each region spatch --parse-c gives up on,
+    as stage 1's analysis finds them (semantic-patches/stage1/wqport_tq.py)."""
+    sys.path.insert(0, os.path.join(paths.TOP, 'semantic-patches', 'stage1'))
+    import wqport_tq  # noqa: E402  (beside the semantic patches it serves)
+    with open(path, encoding='latin-1') as f:
+        text = f.read()
+    return wqport_tq._unparsed(path, text), text.split('\n')
+
+
 def apply_stage(stage, mode, path):
     cmd = [os.path.join(paths.TOP, 'semantic-patches', 'apply-stage'),
            os.path.join(paths.TOP, 'semantic-patches', stage), '--mode', mode]
@@ -146,7 +182,7 @@ def local_includes(src, by_path):
     return out
 
 
-def convert_one(src, stages, scratch, by_path):
+def convert_one(src, stages, scratch, by_path, allow_parse_errors=False):
     """Convert SRC in SCRATCH; fills src.output and src.items.  The driver's
     own headers that are converted in the same run are put beside it as they
     were read, so that stage 1 sees the tasks they declare (and converts the
@@ -164,7 +200,19 @@ def convert_one(src, stages, scratch, by_path):
         with open(dest, 'wb') as f:
             f.write(other.data)
     where = spatch_parses(work)
-    if where:
+    if where and allow_parse_errors:
+        regions, lines = unparsed_regions(work)
+        handlers = handler_names(src.text)
+        for first, last, line in regions:
+            chunk = '\n'.join(lines[first - 1:last])
+            if DEFERRED_WORK.search(chunk) or set(re.findall(r'\w+', chunk)) & handlers:
+                raise WqportError(f'{src.path}:{line}: spatch cannot parse the file here, '
+                                  f'in lines {first}-{last}, which hold deferred-work code '
+                                  '(a task, a work item or a handler)')
+        src.notes = [f'{src.path}:{line}: note: spatch cannot parse lines {first}-{last} '
+                     '(no deferred-work code there): the rest is converted'
+                     for first, last, line in regions]
+    elif where:
         raise WqportError(f'{src.path}:{where}: spatch cannot parse the file here')
     # back: maps a line of the current version to the original's
     back = lambda n: n  # noqa: E731
@@ -183,7 +231,68 @@ def convert_one(src, stages, scratch, by_path):
         back = (lambda p, t: lambda n: p(t(n)))(prev, to_before)
     with open(work, 'rb') as f:
         src.output = f.read()
+    if not kept(src):
+        said = {line for line, _, _ in src.items}
+        for line, what in leftovers(src.output.decode(src.encoding, 'replace'), stages):
+            if back(line) not in said:
+                said.add(back(line))
+                src.items.append((back(line), stages[-1], f'{what} is left after '
+                                  f'{" and ".join(stages)}, which did not recognise it '
+                                  '(a cast or macro around it?): convert it by hand'))
     src.items.sort()
+
+
+# What must not be left in a file the stages converted: stage 1's input API
+# (after stage 1), the 2.6.0-2.6.19 forms that 6.1 lacks (after stage 2).
+LEFT_24 = re.compile(r'\b(queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|run_task_queue|'
+                     r'flush_scheduled_tasks|DECLARE_TASK_QUEUE)\s*\(|\bstruct\s+tq_struct\b')
+LEFT_26 = re.compile(r'\b(INIT_WORK|DECLARE_WORK|PREPARE_WORK|INIT_DELAYED_WORK|'
+                     r'DECLARE_DELAYED_WORK|PREPARE_DELAYED_WORK|cancel_rearming_delayed_work|'
+                     r'cancel_rearming_delayed_workqueue)\s*\(')
+ARITY_26 = {'INIT_WORK': 2, 'DECLARE_WORK': 2, 'INIT_DELAYED_WORK': 2,
+            'DECLARE_DELAYED_WORK': 2}      # more arguments: the 2.6.0-2.6.19 form
+
+
+def _blank_comments(text):
+    return re.sub(r'/\*.*?\*/|//[^\n]*',
+                  lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.S)
+
+
+def _args(text, open_paren):
+    """Number of top-level arguments of the call whose ( is at open_paren."""
+    depth, n, seen = 0, 1, False
+    for c in text[open_paren:]:
+        if c in '([{':
+            depth += 1
+        elif c in ')]}':
+            depth -= 1
+            if depth == 0:
+                break
+        elif c == ',' and depth == 1:
+            n += 1
+        elif not c.isspace():
+            seen = True
+    return n if seen else 0
+
+
+def leftovers(text, stages):
+    """(line, what) for each construct the stages should have converted that
+    is still in text (their output), outside comments and #defines."""
+    text = _blank_comments(text)
+    text = re.sub(r'^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*',
+                  lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.M)
+    out = []
+    for m in LEFT_24.finditer(text):
+        out.append((text.count('\n', 0, m.start()) + 1, (m.group(1) + '()') if m.group(1)
+                    else 'struct tq_struct'))
+    if 'stage2' in stages:
+        for m in LEFT_26.finditer(text):
+            name = m.group(1)
+            if name in ARITY_26 and _args(text, m.end() - 1) <= ARITY_26[name]:
+                continue
+            out.append((text.count('\n', 0, m.start()) + 1,
+                        f'{name}() with a data argument' if name in ARITY_26 else f'{name}()'))
+    return sorted(set(out))
 
 
 def kept(src):
@@ -291,7 +400,8 @@ def run(args):
     with tempfile.TemporaryDirectory(prefix='wqport-convert-') as scratch:
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
             by_path = {os.path.realpath(s.path): s for s in sources}
-            futures = {pool.submit(convert_one, s, stages, scratch, by_path): s
+            futures = {pool.submit(convert_one, s, stages, scratch, by_path,
+                                   args.allow_parse_errors): s
                        for s in sources}
             done = 0
             for fut in concurrent.futures.as_completed(futures):
@@ -320,6 +430,9 @@ def run(args):
             sys.stdout.flush()
             sys.stdout.buffer.write(unified_diff(s))
 
+    for s in sources:
+        for note in s.notes:
+            print(note, file=sys.stderr)
     items = []
     for s in sources:
         if args.out or args.in_place:
