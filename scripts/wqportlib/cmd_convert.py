@@ -150,7 +150,9 @@ def handler_names(text):
 def unparsed_regions(path):
     """(first, last, error line) of each region spatch --parse-c gives up on,
     as stage 1's analysis finds them (semantic-patches/stage1/wqport_tq.py)."""
-    sys.path.insert(0, os.path.join(paths.TOP, 'semantic-patches', 'stage1'))
+    here = os.path.join(paths.TOP, 'semantic-patches', 'stage1')
+    if here not in sys.path:
+        sys.path.insert(0, here)
     import wqport_tq  # noqa: E402  (beside the semantic patches it serves)
     with open(path, encoding='latin-1') as f:
         text = f.read()
