@@ -100,6 +100,21 @@ def _blank(text):
     return "".join(out)
 
 
+def _source(path):
+    """(raw text, _blank()ed text) of path, read once per process; None if it
+    cannot be read.  Every analysis here reads the file through it."""
+    key = ("src", path)
+    if key not in _cache:
+        try:
+            with open(path, encoding="latin-1") as f:
+                raw = f.read()
+        except (IOError, OSError):
+            _cache[key] = None
+        else:
+            _cache[key] = (raw, _blank(raw))
+    return _cache[key]
+
+
 def _close(text, i, open_c, close_c):
     """Index just past the bracket matching text[i] == open_c (or len)."""
     depth = 0
@@ -264,13 +279,11 @@ def nested(path):
     key = ("nested", path)
     if key in _cache:
         return _cache[key]
-    try:
-        with open(path, encoding="latin-1") as f:
-            raw = f.read()
-    except (IOError, OSError):
+    src = _source(path)
+    if src is None:
         _cache[key] = ([], [])
         return _cache[key]
-    text = _blank(raw)
+    raw, text = src
     structs = _struct_fields(text)
     top = _depth0(text)
     targets, problems = [], []
@@ -364,11 +377,10 @@ def first_statement(path):
     key = ("first", path)
     if key in _cache:
         return _cache[key]
-    try:
-        with open(path, encoding="latin-1") as f:
-            text = _blank(f.read())
-    except (IOError, OSError):
+    src = _source(path)
+    if src is None:
         return None
+    text = src[1]
     res = None
     fn, _ = module_init_fn(text)
     if fn:
@@ -409,11 +421,10 @@ def nested_init_calls(path, line, col):
     first = first_statement(path)
     if first is None:
         return None
-    try:
-        with open(path, encoding="latin-1") as f:
-            raw_line = f.read().split("\n")[first[0] - 1]
-    except (IOError, OSError):
+    src = _source(path)
+    if src is None:
         return None
+    raw_line = src[0].split("\n")[first[0] - 1]
     indent = raw_line[:len(raw_line) - len(raw_line.lstrip())]
     return (";\n" + indent).join("INIT_WORK(&%s.%s, %s, %s)" % (t["outer"], t["field"], t["routine"],
                                                             t["data"]) for t in targets)
@@ -462,13 +473,12 @@ def _tq_names(text):
 def local_headers(path):
     """The files path includes with #include "NAME" that exist beside it
     (NAME neither absolute nor with a .. component)."""
-    try:
-        with open(path, encoding="latin-1") as f:
-            text = f.read()
-    except (IOError, OSError):
+    src = _source(path)
+    if src is None:
         return []
     out = []
-    for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', text, re.M):
+    # the raw text: _blank() empties the quoted name
+    for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', src[0], re.M):
         if m.group(1).startswith("/") or ".." in m.group(1).split("/"):
             continue                    # as apply-stage's copy_local_includes
         h = os.path.join(os.path.dirname(path), m.group(1))
@@ -485,11 +495,9 @@ def header_tasks(path):
     if key not in _cache:
         names = set()
         for h in local_headers(path):
-            try:
-                with open(h, encoding="latin-1") as f:
-                    names |= _tq_names(_blank(f.read()))
-            except (IOError, OSError):
-                pass
+            src = _source(h)
+            if src is not None:
+                names |= _tq_names(src[1])
         _cache[key] = names
     return _cache[key]
 
@@ -526,12 +534,11 @@ def bh_queue(path):
     if key in _cache:
         return _cache[key]
     whys = _cache[("bhq-why", path)] = {}      # queue -> why it is not converted
-    try:
-        with open(path, encoding="latin-1") as f:
-            text = _blank(f.read())
-    except (IOError, OSError):
+    src = _source(path)
+    if src is None:
         _cache[key] = None
         return None
+    text = src[1]
     funcs = _function_bodies(text)
     found = []
     for m in re.finditer(r"^[ \t]*(?:static\s+)?DECLARE_TASK_QUEUE\s*\(\s*(\w+)\s*\)\s*;", text, re.M):
@@ -597,23 +604,21 @@ def _bh_queue_ok(text, funcs, q):
             return None, "a function queues onto it without mark_bh(%s)" % nr
     return dict(q=q, nr=nr, fn=fn), None
 
+
 def analyse(path):
     if path in _cache:
         return _cache[path]
-    try:
-        with open(path, encoding="latin-1") as f:
-            raw = f.read()
-    except (IOError, OSError):
+    src = _source(path)
+    if src is None:
         _cache[path] = []
         return []
-    text = _blank(raw)
+    raw, text = src
     out = []
     # converted by 06-private-bh-queue, through apply-stage only: no finding
     bhq = bh_queue(path)
-    if not os.environ.get("WQPORT_APPLY_STAGE"):
-        if bhq:
-            _cache[("bhq-why", path)][bhq["q"]] = ("the serial idiom, which only "
-                                                  "semantic-patches/apply-stage converts")
+    not_converted = dict(_cache[("bhq-why", path)])    # queue -> why
+    if bhq and not os.environ.get("WQPORT_APPLY_STAGE"):
+        not_converted[bhq["q"]] = "the serial idiom, which only semantic-patches/apply-stage converts"
         bhq = None
     conv_q = {bhq["q"]} if bhq else set()
     conv_nr = {bhq["nr"]} if bhq else set()
@@ -690,7 +695,7 @@ def analyse(path):
     for m in re.finditer(r"\bDECLARE_TASK_QUEUE\s*\(\s*(\w+)", text):
         if m.group(1) in conv_q:
             continue
-        why = _cache[("bhq-why", path)].get(m.group(1))
+        why = not_converted.get(m.group(1))
         find(m.start(), "wqport: private task queue %s%s; convert its tasks to work items and "
              "drop the queue by hand" % (m.group(1), " (not converted: %s)" % why if why else ""),
              True)
@@ -909,12 +914,10 @@ def initializer_at(path, line, col):
     name starts at line:col (0-based col), or None.  Used instead of the
     token-spaced text spatch gives for an initializer list, so the driver's
     own spelling (casts, spacing) is kept."""
-    try:
-        with open(path, encoding="latin-1") as f:
-            raw = f.read()
-    except (IOError, OSError):
+    src = _source(path)
+    if src is None:
         return None
-    text = _blank(raw)
+    raw, text = src
     lines = text.split("\n")
     off = sum(len(l) + 1 for l in lines[:line - 1]) + col
     o = text.find("{", off)
@@ -939,10 +942,8 @@ def initializer_at(path, line, col):
 
 def has_initializer(path):
     """Whether path declares a struct tq_struct with an initializer."""
-    try:
-        with open(path, encoding="latin-1") as f:
-            text = _blank(f.read())
-    except (IOError, OSError):
+    src = _source(path)
+    if src is None:
         return True
-    return (re.search(r"\bstruct\s+tq_struct\s+\w+\s*=", text) is not None
+    return (re.search(r"\bstruct\s+tq_struct\s+\w+\s*=", src[1]) is not None
             or bool(nested(path)[0]))
