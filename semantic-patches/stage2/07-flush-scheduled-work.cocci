@@ -92,17 +92,30 @@ def strip_comments(t):
                t, flags=re.S)
     return re.sub(r'//[^\n]*', ' ', t)
 
+TEXT = {}      # file -> its text, comments blanked (read once)
+
+def file_text(file):
+    """file's text without comments, or None if it cannot be read.  Latin-1:
+    old drivers are, and every byte decodes."""
+    if file not in TEXT:
+        try:
+            with open(file, encoding='latin-1') as f:
+                TEXT[file] = strip_comments(f.read())
+        except OSError:
+            TEXT[file] = None
+    return TEXT[file]
+
 def only_instance(file, T):
     """The file-scope variable that is the one instance of struct type T,
-    or None.  T must be defined in this file (no other file can make one),
-    declared as an object exactly once, at file scope and not as an array,
-    and never measured by sizeof (no allocation of one)."""
+    or None; prefixed '[] ' when it is a one-dimensional array.  T must be
+    defined in this file (no other file can make one), declared as an object
+    exactly once, at file scope, and never measured by sizeof (no allocation
+    of one)."""
     m = re.match(r'^struct\s+(\w+)$', T.strip())
     if not m or file in UNKNOWN_SIZEOF or T in SIZED.get(file, set()):
         return None
-    try:
-        text = strip_comments(open(file).read())
-    except OSError:
+    text = file_text(file)
+    if text is None:
         return None
     tag = m.group(1)
     if not re.search(r'\bstruct\s+%s\s*\{' % tag, text):
@@ -137,9 +150,8 @@ def all_initialised(file, g, f):
     """Whether a loop over the whole of array g (for (i = 0; i < N or
     ARRAY_SIZE(g); ...) with N g's dimension) initialises field f of its
     elements: INIT_WORK/INIT_DELAYED_WORK(&X.f or &X->f, ...) in its body."""
-    try:
-        text = strip_comments(open(file).read())
-    except OSError:
+    text = file_text(file)
+    if text is None:
         return False
     m = re.search(r'\b%s\s*\[\s*([^\[\]]*?)\s*\]\s*[;=]' % re.escape(g), text)
     if not m:
