@@ -22,10 +22,15 @@ from . import paths
 from .linemap import line_map
 from .paths import WqportError
 
+# Stage 1's whole-file analysis, beside the semantic patches it serves: its
+# reason tail, its task-queue tokens and its reading of spatch --parse-c.
+sys.path.insert(0, os.path.join(paths.TOP, 'semantic-patches', 'stage1'))
+import wqport_tq  # noqa: E402
+
 STAGES = {'2.6': ['stage1'], 'modern': ['stage1', 'stage2']}
 REPORT_LINE = re.compile(r'^(.*):(\d+): wqport: (.*)$')
 # stage 1's reasons that keep a whole file's task queues as they are
-BLOCKS = '(task queues in this file left as they are)'
+BLOCKS = wqport_tq.REASON_TAIL.strip()
 LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 PARSE_ERROR = re.compile(r'^ = File "(.*)", line (\d+), column (\d+)')
 
@@ -128,13 +133,12 @@ def spatch_parses(path):
 
 # What the stages touch: a region spatch gives up on must hold none of it.
 DEFERRED_WORK = re.compile(
-    r'\b(tq_struct|queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|tq_timer|'
-    r'tq_immediate|tq_disk|run_task_queue|flush_scheduled_tasks|mark_bh|init_bh|remove_bh|'
+    wqport_tq.TQ_TOKENS + r'|\b(init_bh|remove_bh|'
     r'DECLARE_TASK_QUEUE|work_struct|delayed_work|INIT_WORK|PREPARE_WORK|DECLARE_WORK|'
     r'INIT_DELAYED_WORK|DECLARE_DELAYED_WORK|queue_work|queue_delayed_work\w*|'
     r'schedule_work|schedule_delayed_work\w*|cancel_\w*work\w*|flush_\w*work\w*|'
     r'create_\w*workqueue|alloc_\w*workqueue|destroy_workqueue|schedule_on_each_cpu|'
-    r'execute_in_process_context|work_pending|delayed_work_pending)\b|(\.|->)\s*routine\b')
+    r'execute_in_process_context|work_pending|delayed_work_pending)\b')
 
 
 def handler_names(text):
@@ -150,10 +154,6 @@ def handler_names(text):
 def unparsed_regions(path):
     """(first, last, error line) of each region spatch --parse-c gives up on,
     as stage 1's analysis finds them (semantic-patches/stage1/wqport_tq.py)."""
-    here = os.path.join(paths.TOP, 'semantic-patches', 'stage1')
-    if here not in sys.path:
-        sys.path.insert(0, here)
-    import wqport_tq  # noqa: E402  (beside the semantic patches it serves)
     with open(path, encoding='latin-1') as f:
         text = f.read()
     return wqport_tq._unparsed(path, text), text.split('\n')
