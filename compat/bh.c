@@ -6,14 +6,20 @@
  * at once on any CPU, and tq_timer and tq_immediate, run from TQUEUE_BH
  * and IMMEDIATE_BH, were serialised with them.  Drivers leaned on that:
  * their BH routines share data with each other without locks.  Here the
- * global lock is an ordered workqueue with a single work item, bh_work:
+ * global lock is a single work item, bh_work, on the shim's own workqueue:
  *
  *	mark_bh(nr)	set bit nr of bh_pending; queue_work(bh_wq, bh_work)
  *	bh_work		take all pending bits at once; with local_bh_disable()
  *			held, call each marked slot's routine in number order
  *
- * One work item on one ordered workqueue runs on one CPU at a time, so no
- * two BH routines ever overlap.  Bottom halves are off while they run, so
+ * A work item is never run by two workers of one workqueue at once: queued
+ * again while it runs, on any CPU, it goes to the pool that runs it and
+ * waits (workqueue.c's non-reentrancy, find_worker_executing_work()).  With
+ * one item there is one pass at a time, so no two BH routines ever
+ * overlap, and bh_wq need not be ordered.  It is per-CPU and WQ_HIGHPRI:
+ * the tick's mark runs the pass on the CPU the timer fired on, by a
+ * worker that goes ahead of normal tasks there, as 2.4 ran bottom halves
+ * before returning to any process.  Bottom halves are off while they run, so
  * they are atomic as in 2.4: a routine that sleeps triggers "scheduling
  * while atomic" (and DEBUG_ATOMIC_SLEEP's might_sleep() check), where 2.4
  * would have crashed.  A BH marked while bh_work runs (also by itself)
@@ -198,7 +204,8 @@ const struct file_operations *wqcompat_bh_fops = &bh_fops;
 
 int wqcompat_bh_init(void)
 {
-	bh_wq = alloc_ordered_workqueue("wqcompat_bh", 0);
+	/* Not ordered: one work item serialises itself (see the top). */
+	bh_wq = alloc_workqueue("wqcompat_bh", WQ_HIGHPRI, 0);
 	if (!bh_wq)
 		return -ENOMEM;
 	bh_base[TQUEUE_BH] = wqcompat_tq_timer_bh;
