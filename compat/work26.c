@@ -35,7 +35,8 @@
  * between.
  *
  * Locking: one raw spinlock, wqcompat_work26_lock, irq-safe, protects the
- * hash, the free list and every record field but the timer.  It is taken
+ * hash, the free list and every record field but the timer (and the
+ * trampoline's decrement of @running, an atomic).  It is taken
  * inside timer callbacks and around (queue_work_on)() (outside the pool
  * locks); it is never held across del_timer_sync(), cancel_work_sync() or a
  * handler.
@@ -184,7 +185,7 @@ static struct wqcompat_work26_rec *w26_take(struct work_struct *work)
 	rec->cpu = WORK_CPU_UNBOUND;
 	rec->armed = false;
 	rec->queued = 0;
-	rec->running = 0;
+	atomic_set(&rec->running, 0);
 	rec->cancelling = 0;
 	rec->dying = false;
 	hash_add(w26_hash, &rec->node, (unsigned long)work);
@@ -381,22 +382,21 @@ void wqcompat_work_trampoline(struct work_struct *work)
 	data = rec->data;
 	if (rec->queued > 0)
 		rec->queued--;
-	rec->running++;
+	atomic_inc(&rec->running);
 	raw_spin_unlock_irqrestore(&wqcompat_work26_lock, flags);
 
 	func(data);
 
-	/* Can't dereference work after this point. */
-	raw_spin_lock_irqsave(&wqcompat_work26_lock, flags);
-	rec->running--;
-	raw_spin_unlock_irqrestore(&wqcompat_work26_lock, flags);
 	/*
-	 * Pairs with wait_var_event() in w26_going_one(): the store above is
-	 * visible before we look for waiters.  wake_up_var() uses the address
-	 * only: @rec may already be back in the pool.
+	 * Can't dereference work after this point.  No lock: only
+	 * w26_going_one() waits for zero, and nothing reuses a record whose
+	 * @running is not.  A value-returning atomic is a full barrier, so
+	 * the decrement is visible before wake_up_var() looks for the
+	 * waiter of wait_var_event(); it uses the address only: @rec may
+	 * already be back in the pool.
 	 */
-	smp_mb();
-	wake_up_var(&rec->running);
+	if (atomic_dec_and_test(&rec->running))
+		wake_up_var(&rec->running);
 }
 EXPORT_SYMBOL_GPL(wqcompat_work_trampoline);
 
@@ -688,9 +688,9 @@ static void w26_going_one(struct wqcompat_work26_rec *rec, struct module *mod)
 	rec->queued = 0;
 	raw_spin_unlock_irqrestore(&wqcompat_work26_lock, flags);
 
-	if (READ_ONCE(rec->running)) {
+	if (atomic_read(&rec->running)) {
 		what = what ?: "handler still running: waited for it";
-		wait_var_event(&rec->running, !READ_ONCE(rec->running));
+		wait_var_event(&rec->running, !atomic_read(&rec->running));
 	}
 	if (!what)
 		return;
@@ -726,7 +726,8 @@ void wqcompat_work26_module_going(struct module *mod)
 			if (rec->owner != mod)
 				continue;
 			rec->dying = true;
-			if (rec->armed || rec->queued > 0 || rec->running) {
+			if (rec->armed || rec->queued > 0 ||
+			    atomic_read(&rec->running)) {
 				busy = rec;
 				break;
 			}
@@ -754,7 +755,7 @@ static int w26_stats_show(struct seq_file *m, void *v)
 		bound++;
 		armed += rec->armed;
 		queued += rec->queued > 0;
-		running += rec->running > 0;
+		running += atomic_read(&rec->running) > 0;
 	}
 	seq_printf(m, "records: %u\nfree: %u\nbound: %u\narmed: %u\nqueued: %u\nrunning: %u\n",
 		   w26_stats.total, w26_stats.free, bound, armed, queued,

@@ -32,12 +32,15 @@ struct module;
  *		work's own PENDING bit is set for as long
  * @queued:	times @work was queued by wqcompat and its trampoline has not
  *		started yet (0 or 1 while the driver uses only wqcompat calls)
- * @running:	trampoline calls of @func in progress
+ * @running:	trampoline calls of @func in progress; raised under the
+ *		lock, lowered without it (the trampoline's only write after
+ *		the handler), so read it with atomic_read()
  * @cancelling:	cancel_rearming_delayed_work() calls in progress: refuse
  *		to queue or arm
  * @dying:	@owner is going away: refuse to queue or arm, for good
  *
- * All fields but @timer are protected by wqcompat_work26_lock.
+ * All fields but @timer and the decrement of @running are protected by
+ * wqcompat_work26_lock.
  */
 struct wqcompat_work26_rec {
 	struct hlist_node node;
@@ -50,7 +53,7 @@ struct wqcompat_work26_rec {
 	int cpu;
 	bool armed;
 	int queued;
-	int running;
+	atomic_t running;
 	int cancelling;
 	bool dying;
 };
