@@ -240,7 +240,8 @@ def convert_one(src, stages, scratch, by_path, allow_parse_errors=False):
                 said.add(back(line))
                 src.items.append((back(line), stages[-1], f'{what} is left after '
                                   f'{" and ".join(stages)}, which did not recognise it '
-                                  '(a cast or macro around it?): convert it by hand'))
+                                  '(a macro around it, a handler through a pointer?): '
+                                  'convert it by hand'))
     src.items.sort()
 
 

@@ -16,9 +16,10 @@
 ///  - the data was the address of a global (&g): the handler uses g directly;
 ///  - the data was NULL, or the handler never reads it: only the signature
 ///    changes.
-/// The data argument, and any cast on the function, then goes from the
-/// INIT_WORK/DECLARE_WORK/PREPARE_WORK calls; prototypes follow; direct calls
-/// f(p) become f(&p->w) (f(&w.work) for delayed work).
+/// The data argument, and any cast on the function (one, or two as in
+/// 2.6.9's tlan.c: `(void *)(void *)f`), then goes from the INIT_WORK/
+/// DECLARE_WORK/PREPARE_WORK calls; prototypes follow; direct calls f(p)
+/// become f(&p->w) (f(&w.work) for delayed work).
 ///
 /// Everything else is left alone and reported with what the maintainer must
 /// add: data that is not the container (a back-pointer, a member, per-item or
@@ -343,12 +344,14 @@ identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
 identifier f;
 expression W, D;
 position p, pf;
-type CT;
+type CT, CT2;
 @@
 (
 i@p(W, f@pf, D)
 |
 i@p(W, (CT)f@pf, D)
+|
+i@p(W, (CT)(CT2)f@pf, D)
 )
 
 @script:python@
@@ -368,12 +371,14 @@ declarer name DECLARE_WORK;
 identifier n, f;
 expression D;
 position pf;
-type CT;
+type CT, CT2;
 @@
 (
 DECLARE_WORK(n, f@pf, D);
 |
 DECLARE_WORK(n, (CT)f@pf, D);
+|
+DECLARE_WORK(n, (CT)(CT2)f@pf, D);
 )
 
 @script:python@
@@ -391,12 +396,14 @@ declarer name DECLARE_DELAYED_WORK;
 identifier n, f;
 expression D;
 position pf;
-type CT;
+type CT, CT2;
 @@
 (
 DECLARE_DELAYED_WORK(n, f@pf, D);
 |
 DECLARE_DELAYED_WORK(n, (CT)f@pf, D);
+|
+DECLARE_DELAYED_WORK(n, (CT)(CT2)f@pf, D);
 )
 
 @script:python@
@@ -685,7 +692,7 @@ type PT;
 identifier F : script:python() { is_ok(F) };
 identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
 expression W, D;
-type CT;
+type CT, CT2;
 @@
 (
  i(W, F
@@ -697,6 +704,12 @@ type CT;
 + F
 - , D
  )
+|
+ i(W,
+- (CT)(CT2)F
++ F
+- , D
+ )
 )
 
 @depends on patch@
@@ -704,7 +717,7 @@ declarer name DECLARE_WORK;
 identifier F : script:python() { is_ok(F) };
 identifier n;
 expression D;
-type CT;
+type CT, CT2;
 @@
 (
  DECLARE_WORK(n, F
@@ -716,6 +729,12 @@ type CT;
 + F
 - , D
  );
+|
+ DECLARE_WORK(n,
+- (CT)(CT2)F
++ F
+- , D
+ );
 )
 
 @depends on patch@
@@ -723,7 +742,7 @@ declarer name DECLARE_DELAYED_WORK;
 identifier F : script:python() { is_ok(F) };
 identifier n;
 expression D;
-type CT;
+type CT, CT2;
 @@
 (
  DECLARE_DELAYED_WORK(n, F
@@ -732,6 +751,12 @@ type CT;
 |
  DECLARE_DELAYED_WORK(n,
 - (CT)F
++ F
+- , D
+ );
+|
+ DECLARE_DELAYED_WORK(n,
+- (CT)(CT2)F
 + F
 - , D
  );

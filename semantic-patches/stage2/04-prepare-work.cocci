@@ -166,12 +166,14 @@ identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
 expression W;
 identifier f;
 expression list es;
-type CT;
+type CT, CT2;
 @@
 (
 i(W, f, es)
 |
 i(W, (CT)f, es)
+|
+i(W, (CT)(CT2)f, es)
 )
 
 @script:python@
@@ -183,7 +185,7 @@ HANDLERS.add(f)
 declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
 identifier n, f;
 expression list es;
-type CT;
+type CT, CT2;
 @@
 (
 DECLARE_WORK(n, f, es);
@@ -193,6 +195,10 @@ DECLARE_DELAYED_WORK(n, f, es);
 DECLARE_WORK(n, (CT)f, es);
 |
 DECLARE_DELAYED_WORK(n, (CT)f, es);
+|
+DECLARE_WORK(n, (CT)(CT2)f, es);
+|
+DECLARE_DELAYED_WORK(n, (CT)(CT2)f, es);
 )
 
 @script:python@
