@@ -6,17 +6,10 @@
 M=wqsample_schedule_task
 D=/sys/kernel/debug/wqsample/schedule_task
 
-# wait_state WANT: poll the state file, at most 30 s (TCG is slow)
-wait_state() {
-	i=0
-	while [ $i -lt 300 ]; do
-		[ "$(cat $D/state)" = "$1" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "state is $(cat $D/state), not $1"
-	return 1
-}
+. /lib/wqport.sh
+
+# wait_state WANT: wait until the state file reads WANT (30 s at most)
+wait_state() { wqport_wait_content $D/state "$1"; }
 
 # The script reports itself as one KTAP test (it runs nested under the
 # top-level "scenario" test of wqport test): plan first, result last.

@@ -7,17 +7,10 @@
 DEV=/dev/wqsample_serial
 D=/sys/kernel/debug/wqsample/fake_serial
 
-# wait_state WANT: poll the state file, at most 30 s (TCG is slow)
-wait_state() {
-	i=0
-	while [ $i -lt 300 ]; do
-		[ "$(cat $D/state)" = "$1" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "state is $(cat $D/state), not $1"
-	return 1
-}
+. /lib/wqport.sh
+
+# wait_state WANT: wait until the state file reads WANT (30 s at most)
+wait_state() { wqport_wait_content $D/state "$1"; }
 
 # The script reports itself as one KTAP test (it runs nested under the
 # top-level "scenario" test of wqport test): plan first, result last.
@@ -25,9 +18,7 @@ echo "1..1"
 fail=0
 [ -d $D ] || { echo "no $D"; echo "not ok 1 07-fake-serial"; exit 1; }
 # devtmpfs makes the node; wait for it like udev users did
-i=0
-while [ ! -c $DEV ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-[ -c $DEV ] || { echo "no $DEV"; echo "not ok 1 07-fake-serial"; exit 1; }
+wqport_wait_chardev $DEV || { echo "not ok 1 07-fake-serial"; exit 1; }
 
 printf 'hello' > $DEV || fail=1
 wait_state "rx 5" || fail=1

@@ -9,6 +9,8 @@ from .paths import WqportError
 
 BUSYBOX = '/bin/busybox'
 GUEST_INIT = os.path.join(os.path.dirname(os.path.realpath(__file__)), 'guest-init.sh')
+# Helpers for scenario scripts, at /lib/wqport.sh in the guest.
+GUEST_LIB = os.path.join(os.path.dirname(os.path.realpath(__file__)), 'guest-lib.sh')
 
 
 def build(rundir, modules, scenario=None, extra=()):
@@ -18,12 +20,13 @@ def build(rundir, modules, scenario=None, extra=()):
         raise WqportError(f'{BUSYBOX} missing: run scripts/install-deps (busybox-static)')
     root = os.path.join(rundir, 'root')
     shutil.rmtree(root, ignore_errors=True)
-    for d in ('bin', 'dev', 'etc', 'modules', 'proc', 'sys', 'tmp'):
+    for d in ('bin', 'dev', 'etc', 'lib', 'modules', 'proc', 'sys', 'tmp'):
         os.makedirs(os.path.join(root, d))
     shutil.copy2(BUSYBOX, os.path.join(root, 'bin', 'busybox'))
     os.symlink('busybox', os.path.join(root, 'bin', 'sh'))
     shutil.copy2(GUEST_INIT, os.path.join(root, 'init'))
     os.chmod(os.path.join(root, 'init'), 0o755)
+    shutil.copy2(GUEST_LIB, os.path.join(root, 'lib', 'wqport.sh'))
     names = []
     for m in list(modules) + list(extra):
         name = os.path.basename(m)

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# /lib/wqport.sh in every test initramfs: helpers for scenario scripts
+# (busybox sh).  A scenario sources it: . /lib/wqport.sh
+#
+# Waiting here is for a state the module reports, never for time to pass:
+# the loop ends as soon as the state is there and fails, saying what it saw,
+# when it is not there in the time given.
+
+# wqport_wait_content FILE WANT [TENTHS]: poll FILE until it reads exactly
+# WANT, at most TENTHS tenths of a second (default 300: 30 s, TCG is slow).
+# Return 0 when it does; else print what FILE holds and return 1.
+wqport_wait_content() {
+	_wq_i=0
+	while [ "$_wq_i" -lt "${3:-300}" ]; do
+		[ "$(cat "$1" 2>/dev/null)" = "$2" ] && return 0
+		sleep 0.1
+		_wq_i=$((_wq_i + 1))
+	done
+	echo "$1 is \"$(cat "$1" 2>/dev/null)\", not \"$2\""
+	return 1
+}
+
+# wqport_wait_chardev PATH [TENTHS]: wait for devtmpfs to make the character
+# device PATH (as udev users did), at most TENTHS tenths of a second
+# (default 50).  Return 0 when it is there; else say so and return 1.
+wqport_wait_chardev() {
+	_wq_i=0
+	while [ ! -c "$1" ] && [ "$_wq_i" -lt "${2:-50}" ]; do
+		sleep 0.1
+		_wq_i=$((_wq_i + 1))
+	done
+	[ -c "$1" ] && return 0
+	echo "no character device $1"
+	return 1
+}
