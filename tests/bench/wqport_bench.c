@@ -26,8 +26,8 @@
  *  - ping-pong (a batch of one): stamp, queue, wait for the handler.  The
  *    handler's stamp minus the queue stamp is the queue-to-run latency with
  *    nothing queued ahead of it.  Each item costs two wake-ups of an idle
- *    CPU, about a millisecond under TCG, so this one runs @lat_items items
- *    per round, not @items.
+ *    CPU, 0.1 to 1 ms under TCG, so this one runs @lat_items items per
+ *    round, not @items.
  *  - batch: queue @batch items back to back, then wait for the last
  *    handler.  Gives the whole batch (items per second) and the mean
  *    queue-to-run latency, or, without stamps, the queueing loop alone
@@ -73,10 +73,10 @@ static unsigned int batch = 1000;
 module_param(batch, uint, 0444);
 MODULE_PARM_DESC(batch, "items queued back to back in batch mode (default 1000)");
 
-static unsigned int timer_items = 20000;
+static unsigned int timer_items = 100000;
 module_param(timer_items, uint, 0444);
 MODULE_PARM_DESC(timer_items,
-		 "items per side per round for tq_timer against 1-jiffy delayed work (default 20000)");
+		 "items per side per round for tq_timer against 1-jiffy delayed work (default 100000)");
 
 static unsigned int timer_batch = 200;
 module_param(timer_batch, uint, 0444);
