@@ -278,10 +278,34 @@ def _args(text, open_paren):
     return n if seen else 0
 
 
+def _blank_if0(text):
+    """text with the lines of each #if 0 branch blanked (up to its #else,
+    #elif or #endif): code spatch skips, as the compiler does."""
+    lines = text.split('\n')
+    depth, dead = 0, None       # dead: the depth of the #if 0 being skipped
+    for i, line in enumerate(lines):
+        d = re.match(r'\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)', line)
+        if d and d.group(1) in ('if', 'ifdef', 'ifndef'):
+            depth += 1
+            if dead is None and d.group(1) == 'if' and re.match(r'\s*0\s*(/[*/].*)?$',
+                                                                 d.group(2)):
+                dead = depth
+                continue
+        elif d and d.group(1) == 'endif':
+            if dead == depth:
+                dead = None
+            depth -= 1
+        elif d and dead == depth:
+            dead = None             # #else/#elif of the #if 0: live again
+        if dead is not None:
+            lines[i] = ''
+    return '\n'.join(lines)
+
+
 def leftovers(text, stages):
     """(line, what) for each construct the stages should have converted that
-    is still in text (their output), outside comments and #defines."""
-    text = _blank_comments(text)
+    is still in text (their output), outside comments, #defines and #if 0."""
+    text = _blank_if0(_blank_comments(text))
     text = re.sub(r'^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*',
                   lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.M)
     out = []
