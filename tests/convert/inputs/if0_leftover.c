@@ -1,4 +1,7 @@
-/* Old code under #if 0 (2.4.27 ssa_cs.c): spatch skips it, so must the check. */
+/*
+ * Old code under #if 0 (2.4.27 ssa_cs.c), a message naming the old call
+ * (2.4.27 acpi/osl.c): neither is a call left for a human.
+ */
 #include <linux/tqueue.h>
 
 static void poll_fn(void *data)
@@ -10,7 +13,8 @@ static struct tq_struct poll_task;
 void poll_start(void)
 {
 	INIT_TQUEUE(&poll_task, poll_fn, NULL);
-	schedule_task(&poll_task);
+	if (!schedule_task(&poll_task))
+		printk(KERN_ERR "poll: Call to schedule_task() failed.\n");
 }
 
 #if 0
