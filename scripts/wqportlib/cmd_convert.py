@@ -256,19 +256,6 @@ ARITY_26 = {'INIT_WORK': 2, 'DECLARE_WORK': 2, 'INIT_DELAYED_WORK': 2,
             'DECLARE_DELAYED_WORK': 2}      # more arguments: the 2.6.0-2.6.19 form
 
 
-def _blank_comments(text):
-    """text with comments and the insides of string and character literals
-    blanked (a message that names schedule_task() is no call of it), in one
-    pass so that a quote in a comment or a /* in a string reads right."""
-    def blank(m):
-        t = m.group(0)
-        if t[0] in '"\'':
-            return t[0] + re.sub(r'[^\n]', ' ', t[1:-1]) + t[-1]
-        return re.sub(r'[^\n]', ' ', t)
-    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'',
-                  blank, text, flags=re.S)
-
-
 def _args(text, open_paren):
     """Number of top-level arguments of the call whose ( is at open_paren."""
     depth, n, seen = 0, 1, False
@@ -314,7 +301,9 @@ def leftovers(text, stages):
     """(line, what) for each construct the stages should have converted that
     is still in text (their output), outside comments, strings, #defines and
     #if 0."""
-    text = _blank_if0(_blank_comments(text))
+    # comments and literals as stage 1 blanks them (a message that names
+    # schedule_task() is no call of it)
+    text = _blank_if0(wqport_tq._blank(text))
     text = re.sub(r'^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*',
                   lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.M)
     out = []
