@@ -5,24 +5,19 @@ Each suite prints one KTAP document, kept in build/check/NAME.ktap.  The
 counts are kunit_parser's: test cases (leaves) passed, failed (crashed and
 failed), skipped; a suite whose command fails without a failed case counts one
 failure more.  Ends with one line per suite and the total line CI reads:
-`N passed, N failed, N skipped`.
+`N passed, N failed, N skipped`, after the path of every failed case (CI
+keeps only the end of the output; the full documents stay in build/check).
 """
-import io
 import os
 import subprocess
 import sys
 import time
 
-from . import paths
+from . import ktap, paths
 
 
 def parse(text):
-    sys.path.insert(0, paths.kunit_tool_dir())
-    import kunit_parser   # noqa: E402
-    import kunit_printer  # noqa: E402
-    kunit_printer.stdout._output = io.StringIO()
-    kunit_printer.stdout._use_color = False
-    return kunit_parser.parse_run_tests(text.splitlines())
+    return ktap.read(text.splitlines())
 
 
 def run_suite(name, cmd, outdir):
@@ -37,10 +32,13 @@ def run_suite(name, cmd, outdir):
     passed, failed, skipped = c.passed, c.failed + c.crashed, c.skipped
     if (proc.returncode or c.errors) and not failed:
         failed = 1
-    for line in proc.stdout.splitlines():
-        if line.startswith('not ok') or (line.startswith('    not ok')):
-            print(f'check: {name}: {line.strip()}', file=sys.stderr)
-    return passed, failed, skipped, time.time() - start
+    bad = ktap.failed_names(test, prefix=f'{name}: ', sep=' > ', why=True)
+    if (proc.returncode or c.errors) and not bad:
+        bad.append(f'{name}: exit status {proc.returncode}, '
+                   f'{c.errors} KTAP parse error(s)')
+    for line in bad:
+        print(f'check: failed: {line}', file=sys.stderr)
+    return passed, failed, skipped, time.time() - start, bad
 
 
 def main(argv):
@@ -53,15 +51,18 @@ def main(argv):
                 suites.append((words[0], words[1:]))
     outdir = os.path.join(paths.BUILD, 'check')
     os.makedirs(outdir, exist_ok=True)
-    rows, total = [], [0, 0, 0]
+    rows, bad, total = [], [], [0, 0, 0]
     for name, cmd in suites:
         if only and name not in only:
             continue
-        p, f, s, secs = run_suite(name, cmd, outdir)
+        p, f, s, secs, b = run_suite(name, cmd, outdir)
+        bad += b
         rows.append(f'{name}: {p} passed, {f} failed, {s} skipped ({secs:.0f} s)')
         print('check: ' + rows[-1], file=sys.stderr, flush=True)
         total = [total[0] + p, total[1] + f, total[2] + s]
     print()
+    for line in bad:
+        print('failed: ' + line)
     for row in rows:
         print(row)
     print(f'{total[0]} passed, {total[1]} failed, {total[2]} skipped')

@@ -33,19 +33,25 @@ class Verdict:
         self.failed = failed
 
 
-def _failed_names(test, prefix=''):
+def failed_names(test, prefix='', sep='.', why=False):
+    """Names of the failed tests under @test, innermost first: a failed test
+    whose subtests all passed is named itself (a harness verdict such as a
+    timeout is then the reason, added in parentheses when @why)."""
     names = []
     for sub in test.subtests:
-        name = f'{prefix}{sub.name}'
+        name = prefix + (sub.name or '(unnamed)')
         if not sub.ok_status():
-            inner = _failed_names(sub, name + '.')
+            inner = failed_names(sub, name + sep, sep, why)
+            if not inner and why:
+                diag = [x.strip(' #') for x in sub.log if x.strip().startswith('#')]
+                name += f': {sub.status.name.lower()}' + (f' ({diag[-1]})' if diag else '')
             names.extend(inner or [name])
     return names
 
 
-def parse(lines):
-    """Read the KTAP with linux-source's kunit_parser; its chatter goes to a
-    buffer, the verdict is returned."""
+def read(lines):
+    """The test tree of a KTAP document, by linux-source's kunit_parser (its
+    chatter goes to a buffer)."""
     tool = paths.kunit_tool_dir()
     if tool not in sys.path:
         sys.path.insert(0, tool)
@@ -53,11 +59,14 @@ def parse(lines):
     import kunit_printer  # noqa: E402
     kunit_printer.stdout._output = io.StringIO()
     kunit_printer.stdout._use_color = False
-    test = kunit_parser.parse_run_tests(lines)
-    status = test.status
-    ok = status in (kunit_parser.TestStatus.SUCCESS, kunit_parser.TestStatus.SKIPPED) \
-        and test.counts.errors == 0
-    failed = _failed_names(test)
+    return kunit_parser.parse_run_tests(lines)
+
+
+def parse(lines):
+    """The verdict on a KTAP document."""
+    test = read(lines)
+    ok = test.status.name in ('SUCCESS', 'SKIPPED') and test.counts.errors == 0
+    failed = failed_names(test)
     if test.counts.errors and not failed:
         failed = ['incomplete KTAP (fewer results than the plan, or unparsable)']
     return Verdict(ok, str(test.counts), failed)
