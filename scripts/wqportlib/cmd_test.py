@@ -61,8 +61,10 @@ def judge(scan, result, plan, expected=()):
     if scan.crash:
         return CRASH, scan.crash
     if result.timed_out:
+        # what the kernel said about it, e.g. the hung task and its stack
+        first = f'; first finding: {scan.findings[0][1]}' if scan.findings else ''
         return TIMEOUT, 'the guest did not finish in time' + (
-            '' if scan.begun else ' (it never reached init)')
+            '' if scan.begun else ' (it never reached init)') + first
     if not scan.begun:
         return INFRA, 'the kernel did not boot to the test init'
     if not scan.ended or result.status != qemu.GUEST_DONE:

@@ -21,7 +21,10 @@ def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append=''
     qemu = shutil.which(os.environ.get('WQPORT_QEMU', 'qemu-system-x86_64'))
     if not qemu:
         raise InfraError('qemu-system-x86_64 missing: run scripts/install-deps')
+    # A task blocked for 30 s is reported with its stack (the debug kernel's
+    # default; the stock kernel's 120 s would come after a stock timeout).
     cmdline = ('console=ttyS0 printk.time=0 loglevel=7 panic=-1 oops=panic '
+               'sysctl.kernel.hung_task_timeout_secs=30 '
                'rdinit=/init ' + append).strip()
     cmd = [qemu, '-nodefaults', '-display', 'none', '-no-reboot',
            '-m', str(memory), '-smp', str(cpus),
