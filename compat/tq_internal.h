@@ -67,12 +67,26 @@ extern atomic_long_t wqcompat_tq_misuse;
 			pr_err("wqcompat: " fmt, ##__VA_ARGS__);	\
 	} while (0)
 
+/*
+ * A module being unloaded (tq_module.c), from the moment it is on the
+ * going list: no run calls a task of @mod any more; a run that comes to
+ * one takes it off instead, counted in @per_queue.  On the stack of the
+ * unloading thread; list and counts under wqcompat_tq_lock.
+ */
+struct wqcompat_tq_going {
+	struct list_head node;
+	struct module *mod;
+	unsigned int per_queue[WQCOMPAT_TQ_NR];	/* tasks taken off */
+};
+
 /* tqueue.c */
 int wqcompat_tq_queues_init(void);
 void wqcompat_tq_queues_exit(void);
 void wqcompat_tq_timer_bh(void);
 void wqcompat_tq_immediate_bh(void);
-unsigned int wqcompat_tq_drop_module(struct module *mod, unsigned int *per_queue,
+void wqcompat_tq_going_add(struct wqcompat_tq_going *going);
+void wqcompat_tq_going_del(struct wqcompat_tq_going *going);
+unsigned int wqcompat_tq_drop_module(struct wqcompat_tq_going *going,
 				     bool *running);
 void wqcompat_tq_wait_module_runs(struct module *mod);
 

@@ -25,6 +25,9 @@ MODULE_PARM_DESC(misuse_warn,
 
 atomic_long_t wqcompat_tq_misuse;
 
+/* The most rounds (steps 1 and 2 below) one module's unload took. */
+static atomic_t unload_rounds_max;
+
 /*
  * The misuse count, also in sysfs (read-only), where a test can read it:
  * debugfs files do not support kernel_read().
@@ -44,30 +47,37 @@ MODULE_PARM_DESC(misuse_count, "API misuses and unloads with tasks queued so far
  * MODULE_STATE_GOING for @mod: its exit function ran, its memory is not yet
  * freed.  Whatever of it the shim still holds must go now:
  *
+ * 0. Put @mod on the going list: from then on a run that comes to a task of
+ *    @mod takes it off without calling it (tqueue.c, tq_going_take()).
+ *    No routine of @mod starts after this.
  * 1. Under wqcompat_tq_lock, in one hold: take off tq_timer, tq_immediate,
  *    tq_disk and keventd's queue, and out of every run in progress, each
  *    task whose tq_struct or routine lies in @mod, and clear its ->sync;
  *    empty every BH slot whose routine lies in @mod; and note whether a
- *    run is calling a routine of @mod right now.
+ *    run is calling a routine of @mod right now (one that started before
+ *    step 0).
  * 2. Wait for what had already started: the BH pass under way (it may have
  *    read a slot before step 1), and any run_task_queue() calling one of
  *    @mod's routines (keventd's, the tick's, tq_disk's, anybody's).
  * 3. Repeat 1 and 2 until a step 1 that follows a step 2 finds nothing
- *    queued, no slot, and nothing running (see below).
- * 4. Complain once for @mod, naming it, if step 1 found anything: the
- *    driver's exit should have run or removed those itself.
+ *    queued, no slot, and nothing running.
+ * 4. Take @mod off the going list, and complain once, naming it, if
+ *    anything was taken off: the driver's exit should have run or removed
+ *    those itself.
  *
- * Why step 1 must also look for running routines, and why one clean pass
- * is not enough on its own: a routine of @mod that is running during step
- * 1 is in nobody's list (its task was popped), so step 1 finds nothing of
- * it; during step 2 it queues its task again (the "requeue yourself" idiom)
- * and returns, and that task would run, after @mod's memory is gone, if we
- * stopped because step 1 had found nothing.  Ending only on a snapshot in
- * which nothing of @mod is queued, installed or running, taken after a
- * step 2, leaves no code of @mod that could queue or install anything
- * afterwards: only its own routines could, and none runs or can start.
- * Each round finds only what routines running in the round before queued,
- * and those cannot start again, so this ends after a few rounds.
+ * Why step 0: without it, step 2 waits for "no routine of @mod running",
+ * and a task that sleeps and then schedules itself again is running at
+ * almost every instant: keventd pops it again as soon as it returns, and
+ * the unloading thread, woken on another CPU, can lose that race every
+ * time.  With step 0, step 2 waits only for the
+ * routines already running at step 1, which cannot start again.
+ *
+ * Why one clean step 1 is not enough, and why step 3 ends: a routine
+ * running during step 1 is in nobody's list (its task was popped), so
+ * step 1 finds nothing of it; during step 2 it may queue its task again
+ * (the "requeue yourself" idiom) or install a BH.  The next step 1 takes
+ * that off, and as nothing of @mod started after step 0, the step 1 after
+ * it finds nothing: the loop ends by the third round.
  *
  * Not done: flushing keventd as a whole.  That would wait for other
  * modules' sleeping tasks, and deadlock if one of them waits for this
@@ -81,32 +91,42 @@ MODULE_PARM_DESC(misuse_count, "API misuses and unloads with tasks queued so far
  */
 void wqcompat_tqueue_module_going(struct module *mod)
 {
-	unsigned int per[WQCOMPAT_TQ_NR] = { 0 };
-	unsigned int tasks = 0, bhs = 0, t, b;
+	struct wqcompat_tq_going going = { .mod = mod };
+	unsigned int tasks = 0, bhs = 0, t, b, i;
+	int rounds = 0, old;
 	bool running, waited = false;
 	unsigned long flags;
 
+	wqcompat_tq_going_add(&going);
 	for (;;) {
 		raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
-		t = wqcompat_tq_drop_module(mod, per, &running);
+		t = wqcompat_tq_drop_module(&going, &running);
 		b = wqcompat_bh_drop_module(mod);
 		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
-		tasks += t;
 		bhs += b;
+		rounds++;
 		if (waited && !t && !b && !running)
 			break;
 		wqcompat_bh_flush();
 		wqcompat_tq_wait_module_runs(mod);
 		waited = true;
 	}
+	wqcompat_tq_going_del(&going);
+	/* after the del, nothing counts into going.per_queue any more */
+	for (i = 0; i < WQCOMPAT_TQ_NR; i++)
+		tasks += going.per_queue[i];
+	old = atomic_read(&unload_rounds_max);
+	while (rounds > old &&
+	       !atomic_try_cmpxchg(&unload_rounds_max, &old, rounds))
+		;
 	if (tasks || bhs)
 		wqcompat_tq_complain("module %s unloaded with %u task(s) queued (tq_timer %u, tq_immediate %u, tq_disk %u, keventd %u, private runs %u) and %u bottom half(s) installed; removed them\n",
 				     mod->name, tasks,
-				     per[WQCOMPAT_TQ_TIMER],
-				     per[WQCOMPAT_TQ_IMMEDIATE],
-				     per[WQCOMPAT_TQ_DISK],
-				     per[WQCOMPAT_TQ_CONTEXT],
-				     per[WQCOMPAT_TQ_OTHER], bhs);
+				     going.per_queue[WQCOMPAT_TQ_TIMER],
+				     going.per_queue[WQCOMPAT_TQ_IMMEDIATE],
+				     going.per_queue[WQCOMPAT_TQ_DISK],
+				     going.per_queue[WQCOMPAT_TQ_CONTEXT],
+				     going.per_queue[WQCOMPAT_TQ_OTHER], bhs);
 }
 
 static int tqueue_show(struct seq_file *m, void *v)
@@ -144,6 +164,8 @@ static int tqueue_show(struct seq_file *m, void *v)
 	seq_printf(m, "flush_scheduled_tasks %ld\n",
 		   atomic_long_read(&wqcompat_keventd_flushes));
 	seq_printf(m, "misuse %ld\n", atomic_long_read(&wqcompat_tq_misuse));
+	seq_printf(m, "unload_rounds_max %d\n",
+		   atomic_read(&unload_rounds_max));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(tqueue);

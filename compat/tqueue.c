@@ -16,6 +16,7 @@
  *	in a run --popped, routine and data read, sync cleared--> idle,
  *		and then the routine is called: it may queue the task again.
  *	queued or in a run --owner module unloads--> idle (tq_module.c)
+ *	in a run, owner module going --popped, not called--> idle
  *
  * The one difference from 2.4's __run_task_queue(): 2.4 spliced the queue
  * onto a list head on its stack that nobody else could see, and walked it
@@ -70,6 +71,7 @@ struct tq_run {
 };
 
 static LIST_HEAD(tq_runs);			/* under wqcompat_tq_lock */
+static LIST_HEAD(tq_going);			/* modules unloading, same */
 static DECLARE_WAIT_QUEUE_HEAD(tq_runs_wait);	/* a routine returned */
 
 /* The tick: one jiffy after tq_timer becomes non-empty, mark TQUEUE_BH. */
@@ -179,11 +181,36 @@ static void tq_run_start(struct tq_run *run, task_queue *list)
 	list_add(&run->node, &tq_runs);
 }
 
+static bool tq_in_module(struct tq_struct *task, struct module *mod)
+{
+	return within_module((unsigned long)task, mod) ||
+	       within_module((unsigned long)task->routine, mod);
+}
+
+/*
+ * A run popped @task: if it belongs to a module that is going, count it as
+ * taken off for that module and say so (the run must not call it).
+ * Caller holds wqcompat_tq_lock.
+ */
+static bool tq_going_take(struct tq_struct *task, enum wqcompat_tq_id id)
+{
+	struct wqcompat_tq_going *going;
+
+	lockdep_assert_held(&wqcompat_tq_lock);
+	list_for_each_entry(going, &tq_going, node) {
+		if (tq_in_module(task, going->mod)) {
+			going->per_queue[id]++;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Call the tasks of a started run, one at a time, FIFO; then end it. */
 static void tq_run_tasks(struct tq_run *run)
 {
 	const char *name = wqcompat_tq_names[run->id];
-	bool called = false;
+	bool called = false, gone;
 	unsigned long flags;
 
 	atomic_long_inc(&wqcompat_tq_stats[run->id].flushed);
@@ -204,6 +231,10 @@ static void tq_run_tasks(struct tq_run *run)
 		list_del_init(&task->list);
 		routine = task->routine;
 		data = task->data;
+		/* A module going away: its tasks are no longer called. */
+		gone = !list_empty(&tq_going) && tq_going_take(task, run->id);
+		if (gone)
+			routine = NULL;
 		/* An unloading module waits while this names its code. */
 		run->routine = routine;
 		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
@@ -222,6 +253,11 @@ static void tq_run_tasks(struct tq_run *run)
 		clear_bit_unlock(0, &task->sync);
 		/* Can't dereference task after this point. */
 
+		if (gone) {
+			atomic_long_inc(&wqcompat_tq_stats[run->id].dropped);
+			called = false;
+			continue;
+		}
 		trace_wqcompat_tq_run(task, name, routine, data);
 		atomic_long_inc(&wqcompat_tq_stats[run->id].run);
 		called = routine != NULL;
@@ -318,12 +354,6 @@ static void tq_disk_unplug(struct work_struct *work)
 	tq_run_tasks(&run);
 }
 
-static bool tq_in_module(struct tq_struct *task, struct module *mod)
-{
-	return within_module((unsigned long)task, mod) ||
-	       within_module((unsigned long)task->routine, mod);
-}
-
 static unsigned int tq_drop_list(struct list_head *list,
 				 enum wqcompat_tq_id id, struct module *mod)
 {
@@ -342,16 +372,39 @@ static unsigned int tq_drop_list(struct list_head *list,
 }
 
 /*
+ * From now on until wqcompat_tq_going_del(), runs pop the tasks of
+ * @going->mod without calling them (tq_going_take()).  Any context.
+ */
+void wqcompat_tq_going_add(struct wqcompat_tq_going *going)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+	list_add(&going->node, &tq_going);
+	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+}
+
+void wqcompat_tq_going_del(struct wqcompat_tq_going *going)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+	list_del(&going->node);
+	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+}
+
+/*
  * Take off every queue the shim runs, and out of every run in progress,
- * each task whose tq_struct or routine lies in @mod.  Counts per queue
- * into @per_queue[WQCOMPAT_TQ_NR]; returns the total.  Sets *@running if
- * a run is calling a routine of @mod at this instant (it may queue its
- * task again before it returns).  Driver-private queues are the driver's:
- * the shim cannot know them, except while a run of one is in progress.
+ * each task whose tq_struct or routine lies in @going->mod.  Counts per
+ * queue into @going->per_queue; returns how many this call took.  Sets
+ * *@running if a run is calling a routine of the module at this instant:
+ * one that started before wqcompat_tq_going_add() (it may queue its task
+ * again before it returns).  Driver-private queues are the driver's: the
+ * shim cannot know them, except while a run of one is in progress.
  * Caller holds wqcompat_tq_lock, so that the result is one snapshot.
  */
-unsigned int wqcompat_tq_drop_module(struct module *mod,
-				     unsigned int *per_queue, bool *running)
+unsigned int wqcompat_tq_drop_module(struct wqcompat_tq_going *going,
+				     bool *running)
 {
 	static task_queue *const queues[] = {
 		[WQCOMPAT_TQ_TIMER] = &wqcompat_tq_timer,
@@ -359,6 +412,8 @@ unsigned int wqcompat_tq_drop_module(struct module *mod,
 		[WQCOMPAT_TQ_DISK] = &wqcompat_tq_disk,
 		[WQCOMPAT_TQ_CONTEXT] = &wqcompat_tq_context,
 	};
+	unsigned int *per_queue = going->per_queue;
+	struct module *mod = going->mod;
 	struct tq_run *run;
 	unsigned int i, n, total = 0;
 
@@ -400,8 +455,8 @@ static bool tq_module_running(struct module *mod)
 
 /*
  * Wait until no run_task_queue() anywhere is calling a routine of @mod.
- * After wqcompat_tq_drop_module() none can start calling one, so this ends
- * as soon as those running return.  Process context.
+ * With @mod on the going list none can start calling one, so this ends as
+ * soon as those running return.  Process context.
  */
 void wqcompat_tq_wait_module_runs(struct module *mod)
 {

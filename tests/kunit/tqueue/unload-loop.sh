@@ -26,7 +26,7 @@ ok() {
 }
 
 # The guest /init opened the subtest (KTAP version, name): plan and results.
-echo "1..7"
+echo "1..8"
 [ "${WARN:-0}" = 1 ] || echo N > $PARAM
 # the tracepoints: on for the loop
 T=/sys/kernel/tracing
@@ -65,6 +65,14 @@ bad=$(awk 'NR > 1 && NR <= 6 && $3 != $2 + $5 + $7 { print $1 }' $DBG | tr '\n' 
 [ -z "$bad" ]
 ok $? "queued == run + dropped + length on every queue${bad:+ (not on: $bad)}"
 sed 's/^/# /' $DBG
+
+# Each unload waits for the routines running when it began, which can
+# start nothing of it again: the second pass of steps 1-2 finds only what
+# they queued, the third nothing (tq_module.c).  A task that sleeps and
+# requeues itself (leaky_sched_fn) must not stretch this.
+rounds=$(awk '$1 == "unload_rounds_max" { print $2 }' $DBG)
+[ "${rounds:-99}" -le 3 ]
+ok $? "every unload took at most 3 rounds (most: ${rounds:-?})"
 
 echo 0 > $T/events/wqcompat_tq/enable 2>/dev/null
 q=$(grep -c 'wqcompat_tq_queue:' $T/trace 2>/dev/null)

@@ -51,7 +51,13 @@ static void leaky_imm_fn(void *data)
 static void leaky_sched_fn(void *data)
 {
 	leaky_runs++;
-	usleep_range(500, 1000);	/* sleeps: the unload must wait for it, not free it */
+	/*
+	 * Sleeps, then schedules itself again: the unload must wait for it,
+	 * not free it; and since keventd calls it again at once, it runs at
+	 * almost every instant, so that the unload must also stop it from
+	 * starting again rather than wait for a moment it is not running.
+	 */
+	usleep_range(500, 1000);
 	schedule_task(&leaky_sched);
 }
 
