@@ -27,8 +27,10 @@ def add_parser(sub):
                    help='stock (default), debug, or a kernel build tree')
     p.add_argument('--script', help='guest shell script run after the modules load')
     p.add_argument('--timeout', type=float, help='seconds (default 180 stock, 600 debug)')
-    p.add_argument('--accel', choices=('tcg', 'kvm'), default='tcg',
-                   help='QEMU accelerator (default tcg; kvm only on request)')
+    p.add_argument('--accel', choices=('tcg', 'tcg-single', 'kvm'), default='tcg',
+                   help='QEMU accelerator (default tcg, one host thread per vCPU; '
+                   'tcg-single: one thread for all, for scenarios that patch live '
+                   'kernel text; kvm only on request)')
     p.add_argument('--no-shim', action='store_true', help='do not load wqcompat.ko')
     p.add_argument('--file', action='append', default=[], metavar='FILE',
                    help='also copy FILE into the guest\'s /modules, without loading it '
