@@ -932,12 +932,29 @@ def initializer_at(path, line, col):
         elif c in ")]}":
             depth -= 1
         elif c == "," and depth == 0:
-            parts.append(raw[start:j])
+            parts.append(_element(raw, text, start, j))
             start = j + 1
     if raw[start:e - 1].strip():
-        parts.append(raw[start:e - 1])
-    r = split_initializer([re.sub(r"\s+", " ", p.strip()) for p in parts])
-    return r
+        parts.append(_element(raw, text, start, e - 1))
+    return split_initializer(parts)
+
+
+_DESIGNATOR = re.compile(r"\.\s*\w+\s*=|\w+\s*:(?!:)")
+
+
+def _element(raw, text, a, b):
+    """Initializer element raw[a:b] on one line, as the driver wrote it, but
+    with its designator first: a comment before `data: d` (one that closed
+    the line above) goes after the designator, with the value, so that
+    split_initializer() still reads the field and the comment is kept."""
+    t = text[a:b]
+    k = len(t) - len(t.lstrip())
+    m = _DESIGNATOR.match(t, k)
+    el = raw[a:b]
+    if m and k:
+        lead = raw[a:a + k].strip()
+        el = raw[a + k:a + m.end()] + " " + lead + " " + raw[a + m.end():b]
+    return re.sub(r"\s+", " ", el.strip())
 
 
 def has_initializer(path):
