@@ -9,8 +9,10 @@
 /// so the initializer is matched whole and read by wqport_tq.split_initializer.
 /// A task initialised inside a file-scope structure's static initializer
 /// becomes INIT_WORK(&outer.field, f, d) at the start of the module_init()
-/// function; without exactly one module_init() it is reported.  Arrays, and
-/// initializers in macros, are reported.
+/// function; without exactly one module_init() it is reported.  A local
+/// task initialised only to be copied into another (`X = t;`) becomes
+/// INIT_WORK(&X, f, d) at the copy.  Arrays, and initializers in macros,
+/// are reported.
 ///
 // Confidence: High
 // Copyright: (C) wqport contributors.  GPLv2.
@@ -68,6 +70,48 @@ def wqport_dir():
 sys.path.insert(0, wqport_dir())
 import wqport_tq
 
+
+// A task initialised in a local only to be copied into the real one
+// (2.4.27 baycom_epp.c: `const struct tq_struct run_bh = {...}; ...
+// bc->run_bh = run_bh;`): a work item must not be copied, so the copy
+// becomes INIT_WORK(&bc->run_bh, f, d) and the local goes, as 2.6 did.
+@tc depends on patch && !wqport_blocked && !wqport_unsafe@
+identifier t;
+expression X;
+initializer list il;
+position p;
+@@
+struct tq_struct t@p = { il };
+... when != t
+X = t;
+... when != t
+
+@script:python tcs@
+p << tc.p;
+f;
+d;
+@@
+res = wqport_tq.initializer_at(p[0].file, int(p[0].line), int(p[0].column))
+if res is None:
+    cocci.include_match(False)
+else:
+    coccinelle.f = cocci.make_ident(res[0])
+    coccinelle.d = cocci.make_ident(res[1])
+
+@depends on patch@
+identifier tc.t, tcs.f, tcs.d;
+expression tc.X;
+initializer list tc.il;
+position tc.p;
+@@
+(
+- const struct tq_struct t@p = { il };
+|
+- struct tq_struct t@p = { il };
+)
+  ...
+- X = t;
++ INIT_WORK(&X, f, d);
 
 @r depends on patch && !wqport_blocked && !wqport_unsafe@
 identifier x;
