@@ -15,7 +15,11 @@
 ///    element, INIT_WORK(&d->el[i].w, f, &d->el[i]);
 ///  - the data was the address of a global (&g): the handler uses g directly;
 ///  - the data was NULL, or the handler never reads it: only the signature
-///    changes.
+///    changes;
+///  - the handler takes no argument at all and was cast to void (*)(void *)
+///    (2.4's atari_NCR5380.c: `routine: (void (*)(void *))NCR5380_main`):
+///    it gets the work parameter and ignores it, and its direct calls f()
+///    pass NULL, as the kernel itself converted NCR5380_main().
 /// The data argument, and any cast on the function (one, or two as in
 /// 2.6.9's tlan.c: `(void *)(void *)f`), then goes from the INIT_WORK/
 /// DECLARE_WORK/PREPARE_WORK calls; prototypes follow; direct calls f(p)
@@ -145,6 +149,9 @@ def is_unread(f):
 def is_read_container(f):
     return is_container(f) and not is_unread(f)
 
+def is_noarg(f):
+    return kind_of(f) == 'noarg'
+
 def is_ok(f):
     return kind_of(f) is not None
 
@@ -181,6 +188,11 @@ def decide(file, f):
                 'void %s(struct work_struct *work) by hand' % (f, f))
         DECIDED[(file, f)] = None
         return None
+    if df.get('noarg'):
+        # it never saw the data, whatever the items passed
+        kind = checked(file, f, df, dict(kind='noarg'))
+        DECIDED[(file, f)] = kind
+        return kind
     kinds = [(u, classify(f, u)) for u in uses]
     bad = [(u, k) for u, k in kinds if k[0] == 'other']
     for u, k in bad:
@@ -260,27 +272,32 @@ def decide(file, f):
         for u, k in kinds:
             say(u['pos'], '%s() gets different kinds of data (container, '
                 'global, NULL) or reads a NULL one: convert it by hand' % f)
-    if kind is not None and (file, f) in COLLIDE:
+    kind = checked(file, f, df, kind) if kind is not None else None
+    DECIDED[(file, f)] = kind
+    return kind
+
+def checked(file, f, df, kind):
+    """@kind, or None (reported) if the new parameter would shadow a name
+    the body uses, or f has uses that the conversion would not fix."""
+    if (file, f) in COLLIDE:
         say(df['pos'], '%s() already uses the name work, which its new '
             'parameter struct work_struct *work would shadow: rename that '
             'first' % f)
-        kind = None
-    if kind is not None:
-        # every other occurrence of the name must be explained
-        known = KNOWN.get(file, set())
-        for p in REFS.get(file, {}).get(f, []):
-            if key(p) not in known:
-                say(p, '%s() is also used here, not as a work handler: its '
-                    'type changes to void (*)(struct work_struct *); '
-                    'convert this use by hand' % f)
-                kind = None
+        return None
+    # every other occurrence of the name must be explained
+    known = KNOWN.get(file, set())
+    for p in REFS.get(file, {}).get(f, []):
+        if key(p) not in known:
+            say(p, '%s() is also used here, not as a work handler: its '
+                'type changes to void (*)(struct work_struct *); '
+                'convert this use by hand' % f)
+            kind = None
     if kind is not None:
         for p, a in CALLS.get(file, {}).get(f, []):
             if call_arg(kind, a) is None:
                 say(p, 'direct call %s(%s): pass the work item instead of '
                     'the old data' % (f, a))
                 kind = None
-    DECIDED[(file, f)] = kind
     return kind
 
 def item_addr(kind, item):
@@ -292,6 +309,8 @@ def item_addr(kind, item):
 def call_arg(kind, a):
     """New argument for a direct call f(a), or None."""
     a = norm(a)
+    if kind['kind'] == 'noarg':
+        return 'NULL' if a == '' else None
     if kind['kind'] == 'container':
         if kind['sep'] == '->':
             w = '&%s->%s' % (a if re.match(r'^[\w.>-]+$', a) else '(' + a + ')',
@@ -558,6 +577,69 @@ l = tbl(REFS, p[0].file, {}).setdefault(f, [])
 if key(p[0]) not in [key(q) for q in l]:
     l.append(p[0])
 
+// a handler that takes no argument, cast where it is used
+@hdef0@
+identifier f : script:python() { is_handler_name(f) };
+position p;
+@@
+(
+void f@p(void) { ... }
+|
+void f@p() { ... }
+)
+
+@script:python@
+f << hdef0.f;
+p << hdef0.p;
+@@
+CURFILE[0] = p[0].file
+if f in USES.get(p[0].file, {}) and f not in DEFS.get(p[0].file, {}):
+    tbl(DEFS, p[0].file, {})[f] = dict(ptype='', param=None, pos=p[0],
+                                       noarg=True)
+    tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+
+@hproto0@
+identifier hdef0.f;
+position p;
+@@
+(
+void f@p(void);
+|
+void f@p();
+)
+
+@script:python@
+p << hproto0.p;
+@@
+tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+
+@hcall0@
+identifier hdef0.f;
+position p;
+@@
+f@p()
+
+@script:python@
+f << hdef0.f;
+p << hcall0.p;
+@@
+tbl(CALLS, p[0].file, {}).setdefault(f, []).append((p[0], ''))
+tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+
+@href0@
+identifier hdef0.f;
+position p;
+@@
+f@p
+
+@script:python@
+f << hdef0.f;
+p << href0.p;
+@@
+l = tbl(REFS, p[0].file, {}).setdefault(f, [])
+if key(p[0]) not in [key(q) for q in l]:
+    l.append(p[0])
+
 // ------------------------------------------------------------- decisions
 // One matching rule per kind of handler, gated by decide(); each is followed
 // by the script that makes its metavariables.  (A script that only filters
@@ -697,6 +779,41 @@ type PT;
 + struct work_struct *work
  ) { ... }
 
+// no argument: the work parameter is added, and ignored
+@z1 depends on patch@
+identifier f : script:python() { is_noarg(f) };
+@@
+(
+ void f(
+- void
++ struct work_struct *work
+ ) { ... }
+|
+ void f(
++ struct work_struct *work
+ ) { ... }
+)
+
+@depends on patch@
+identifier f : script:python() { is_noarg(f) };
+@@
+(
+ void f(
+- void
++ struct work_struct *work
+ );
+|
+ void f(
++ struct work_struct *work
+ );
+)
+
+@depends on patch@
+identifier f : script:python() { is_noarg(f) };
+@@
+- f()
++ f(NULL)
+
 // the data argument and the casts on the function go
 @depends on patch@
 identifier F : script:python() { is_ok(F) };
@@ -710,14 +827,14 @@ type CT, CT2;
  )
 |
  i(W,
-- (CT)F
-+ F
+- (CT)
+  F
 - , D
  )
 |
  i(W,
-- (CT)(CT2)F
-+ F
+- (CT)(CT2)
+  F
 - , D
  )
 )
@@ -735,14 +852,14 @@ type CT, CT2;
  );
 |
  DECLARE_WORK(n,
-- (CT)F
-+ F
+- (CT)
+  F
 - , D
  );
 |
  DECLARE_WORK(n,
-- (CT)(CT2)F
-+ F
+- (CT)(CT2)
+  F
 - , D
  );
 )
@@ -760,14 +877,14 @@ type CT, CT2;
  );
 |
  DECLARE_DELAYED_WORK(n,
-- (CT)F
-+ F
+- (CT)
+  F
 - , D
  );
 |
  DECLARE_DELAYED_WORK(n,
-- (CT)(CT2)F
-+ F
+- (CT)(CT2)
+  F
 - , D
  );
 )
