@@ -75,6 +75,22 @@ def key(p):
 def tbl(t, f, default):
     return t.setdefault(f, default)
 
+def known(p):
+    """The occurrence of a handler's name at p is explained (a use, the
+    definition, a prototype, a direct call)."""
+    tbl(KNOWN, p.file, set()).add(key(p))
+
+def ref(f, p):
+    """An occurrence of handler f's name at p, explained or not."""
+    l = tbl(REFS, p.file, {}).setdefault(f, [])
+    if key(p) not in [key(q) for q in l]:
+        l.append(p)
+
+def call(f, p, a):
+    """A direct call f(a) at p (a is '' for f())."""
+    tbl(CALLS, p.file, {}).setdefault(f, []).append((p, a))
+    known(p)
+
 def strip_void_cast(d):
     m = re.match(r'^\(void\*\)(.*)$', d)
     if m:
@@ -388,7 +404,7 @@ pf << ini.pf;
 @@
 tbl(USES, p[0].file, {}).setdefault(f, []).append(
     dict(macro=i, W=norm(W), D=norm(D), pos=p[0]))
-tbl(KNOWN, p[0].file, set()).add(key(pf[0]))
+known(pf[0])
 
 @dec@
 declarer name DECLARE_WORK;
@@ -413,7 +429,7 @@ pf << dec.pf;
 @@
 tbl(USES, pf[0].file, {}).setdefault(f, []).append(
     dict(macro='DECLARE_WORK', W='&' + n, D=norm(D), pos=pf[0]))
-tbl(KNOWN, pf[0].file, set()).add(key(pf[0]))
+known(pf[0])
 
 @ddec@
 declarer name DECLARE_DELAYED_WORK;
@@ -438,7 +454,7 @@ pf << ddec.pf;
 @@
 tbl(USES, pf[0].file, {}).setdefault(f, []).append(
     dict(macro='DECLARE_DELAYED_WORK', W='&' + n, D=norm(D), pos=pf[0]))
-tbl(KNOWN, pf[0].file, set()).add(key(pf[0]))
+known(pf[0])
 
 // the type of the container, where the C source tells it
 @et@
@@ -482,7 +498,7 @@ p << hdef.p;
 CURFILE[0] = p[0].file
 if f in USES.get(p[0].file, {}):
     tbl(DEFS, p[0].file, {})[f] = dict(ptype=PT, param=data, pos=p[0])
-    tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+    known(p[0])
 
 @hloc@
 identifier hdef.f, hdef.data, x;
@@ -546,7 +562,7 @@ void f@p(ps);
 @script:python@
 p << hproto.p;
 @@
-tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+known(p[0])
 
 @hcall@
 identifier hdef.f;
@@ -560,8 +576,7 @@ f << hdef.f;
 A << hcall.A;
 p << hcall.p;
 @@
-tbl(CALLS, p[0].file, {}).setdefault(f, []).append((p[0], A))
-tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+call(f, p[0], A)
 
 @href@
 identifier hdef.f;
@@ -573,9 +588,7 @@ f@p
 f << hdef.f;
 p << href.p;
 @@
-l = tbl(REFS, p[0].file, {}).setdefault(f, [])
-if key(p[0]) not in [key(q) for q in l]:
-    l.append(p[0])
+ref(f, p[0])
 
 // a handler that takes no argument, cast where it is used
 @hdef0@
@@ -596,7 +609,7 @@ CURFILE[0] = p[0].file
 if f in USES.get(p[0].file, {}) and f not in DEFS.get(p[0].file, {}):
     tbl(DEFS, p[0].file, {})[f] = dict(ptype='', param=None, pos=p[0],
                                        noarg=True)
-    tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+    known(p[0])
 
 @hproto0@
 identifier hdef0.f;
@@ -611,7 +624,7 @@ void f@p();
 @script:python@
 p << hproto0.p;
 @@
-tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+known(p[0])
 
 @hcall0@
 identifier hdef0.f;
@@ -623,8 +636,7 @@ f@p()
 f << hdef0.f;
 p << hcall0.p;
 @@
-tbl(CALLS, p[0].file, {}).setdefault(f, []).append((p[0], ''))
-tbl(KNOWN, p[0].file, set()).add(key(p[0]))
+call(f, p[0], '')
 
 @href0@
 identifier hdef0.f;
@@ -636,9 +648,7 @@ f@p
 f << hdef0.f;
 p << href0.p;
 @@
-l = tbl(REFS, p[0].file, {}).setdefault(f, [])
-if key(p[0]) not in [key(q) for q in l]:
-    l.append(p[0])
+ref(f, p[0])
 
 // ------------------------------------------------------------- decisions
 // One matching rule per kind of handler, gated by decide(); each is followed
