@@ -13,14 +13,14 @@
  *	keventd_work		run_task_queue(context)
  *	flush_scheduled_tasks	flush_workqueue(keventd_wq)
  *
- * Why the flush waits for every task queued before it: a task on the
- * context queue was put there by a schedule_task() that went on to call
- * queue_work().  Either that queue_work() queued keventd_work, or it found
- * keventd_work already pending, i.e. not yet started, so that execution
- * will splice the task.  Either way an execution of keventd_work that was
- * queued before the flush runs the task, and flush_workqueue() waits for
- * exactly those executions.  A task taken by a run already under way is
- * run by that run, which the flush waits for too.
+ * Why the flush waits for every task queued before it: the flush queues
+ * keventd_work itself before it waits.  An execution of keventd_work that
+ * starts after that point splices every task then on the context queue;
+ * flush_workqueue() waits for it, and for a run already under way, which
+ * runs the tasks it spliced.  It does not count on the schedule_task()
+ * that queued a task having queued keventd_work yet: that caller may be
+ * preempted between its queue_task() and its queue_work(), while a second
+ * schedule_task() of the same task returns 0 and its caller flushes.
  *
  * Why the flush ends although tasks requeue themselves: a task that
  * schedules itself again queues keventd_work after the flush started, and
@@ -36,13 +36,18 @@
 #include <linux/workqueue.h>
 
 #include "tq_internal.h"
+#include "wqcompat_hooks.h"
 
 static struct workqueue_struct *keventd_wq;
 atomic_long_t wqcompat_keventd_flushes;
+/* The task running keventd_work (one at a time: the queue is ordered). */
+static struct task_struct *keventd_task;
 
 static void keventd_fn(struct work_struct *work)
 {
+	WRITE_ONCE(keventd_task, current);
 	wqcompat_run_task_queue(&wqcompat_tq_context);
+	WRITE_ONCE(keventd_task, NULL);
 }
 
 static DECLARE_WORK(keventd_work, keventd_fn);
@@ -65,8 +70,10 @@ int wqcompat_schedule_task(struct tq_struct *task)
 {
 	int ret = wqcompat_queue_task(task, &wqcompat_tq_context);
 
-	if (ret)
+	if (ret) {
+		wqcompat_test_delay(WQCOMPAT_HOOK_SCHEDULE_TASK);
 		queue_work(keventd_wq, &keventd_work);
+	}
 	return ret;
 }
 EXPORT_SYMBOL_GPL(wqcompat_schedule_task);
@@ -85,13 +92,15 @@ EXPORT_SYMBOL_GPL(wqcompat_schedule_task);
  */
 void wqcompat_flush_scheduled_tasks(void)
 {
-	if (current_work() == &keventd_work) {
+	if (wqcompat_current_is_keventd()) {
 		wqcompat_tq_complain("flush_scheduled_tasks() from a scheduled task (%pS) would wait for itself; not waiting\n",
 				     __builtin_return_address(0));
 		return;
 	}
 	might_sleep();
 	atomic_long_inc(&wqcompat_keventd_flushes);
+	/* See the theory: an execution that starts after this point. */
+	queue_work(keventd_wq, &keventd_work);
 	flush_workqueue(keventd_wq);
 }
 EXPORT_SYMBOL_GPL(wqcompat_flush_scheduled_tasks);
@@ -105,7 +114,7 @@ EXPORT_SYMBOL_GPL(wqcompat_flush_scheduled_tasks);
  */
 int wqcompat_current_is_keventd(void)
 {
-	return current_work() == &keventd_work;
+	return READ_ONCE(keventd_task) == current;
 }
 EXPORT_SYMBOL_GPL(wqcompat_current_is_keventd);
 

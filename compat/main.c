@@ -9,8 +9,37 @@
 #include <linux/notifier.h>
 
 #include "wqcompat.h"
+#include "tq_internal.h"
+#include "work26_rec.h"
+#include "wqcompat_hooks.h"
 
 struct dentry *wqcompat_debugfs;
+
+/*
+ * Both layers let go of @mod together: each refuses new work of @mod from
+ * the start, and the rounds repeat until one finds nothing in either, so
+ * that a 2.6 handler that queues a 2.4 task while the 2.6 layer waits for
+ * it (or a 2.4 routine that queues 2.6 work) leaves nothing behind.
+ * tq_module.c and work26_going.c describe a round of each.
+ */
+static void wqcompat_module_going(struct module *mod)
+{
+	struct wqcompat_tq_going tq;
+	struct w26_going w26;
+	int rounds = 0;
+	bool busy;
+
+	wqcompat_tq_going_begin(&tq, mod);
+	wqcompat_work26_going_begin(&w26, mod);
+	wqcompat_test_delay(WQCOMPAT_HOOK_GOING_BEGIN);
+	do {
+		busy = wqcompat_tq_going_round(&tq, rounds == 0);
+		busy |= wqcompat_work26_going_round(mod) != 0;
+		rounds++;
+	} while (busy);
+	wqcompat_work26_going_end(&w26);
+	wqcompat_tq_going_end(&tq, rounds);
+}
 
 /*
  * MODULE_STATE_GOING is delivered after the module's exit function ran and
@@ -22,10 +51,8 @@ static int wqcompat_module_notify(struct notifier_block *nb,
 {
 	struct module *mod = data;
 
-	if (state == MODULE_STATE_GOING) {
-		wqcompat_tqueue_module_going(mod);
-		wqcompat_work26_module_going(mod);
-	}
+	if (state == MODULE_STATE_GOING)
+		wqcompat_module_going(mod);
 	return NOTIFY_OK;
 }
 

@@ -77,7 +77,14 @@ struct wqcompat_tq_going {
 	struct list_head node;
 	struct module *mod;
 	unsigned int per_queue[WQCOMPAT_TQ_NR];	/* tasks taken off */
+	unsigned int bhs;			/* BH slots emptied */
 };
+
+/* tq_module.c, for main.c's unload of a module */
+void wqcompat_tq_going_begin(struct wqcompat_tq_going *going,
+			     struct module *mod);
+bool wqcompat_tq_going_round(struct wqcompat_tq_going *going, bool first);
+void wqcompat_tq_going_end(struct wqcompat_tq_going *going, int rounds);
 
 /* tqueue.c */
 int wqcompat_tq_queues_init(void);

@@ -25,7 +25,7 @@ MODULE_PARM_DESC(misuse_warn,
 
 atomic_long_t wqcompat_tq_misuse;
 
-/* The most rounds (steps 1 and 2 below) one module's unload took. */
+/* The most rounds (of both layers, main.c) one module's unload took. */
 static atomic_t unload_rounds_max;
 
 /*
@@ -45,88 +45,102 @@ MODULE_PARM_DESC(misuse_count, "API misuses and unloads with tasks queued so far
 
 /*
  * MODULE_STATE_GOING for @mod: its exit function ran, its memory is not yet
- * freed.  Whatever of it the shim still holds must go now:
+ * freed.  Whatever of it the 2.4 layer still holds must go now.  main.c
+ * drives these steps together with the 2.6 layer's (work26_going.c):
  *
- * 0. Put @mod on the going list: from then on a run that comes to a task of
- *    @mod takes it off without calling it (tqueue.c, tq_going_take()).
- *    No routine of @mod starts after this.
+ * Begin.  Put @mod on the going list: from then on a run that comes to a
+ *    task of @mod takes it off without calling it (tqueue.c,
+ *    tq_going_take()).  No routine of @mod starts after this.
+ * A round:
  * 1. Under wqcompat_tq_lock, in one hold: take off tq_timer, tq_immediate,
  *    tq_disk and keventd's queue, and out of every run in progress, each
  *    task whose tq_struct or routine lies in @mod, and clear its ->sync;
  *    empty every BH slot whose routine lies in @mod; and note whether a
- *    run is calling a routine of @mod right now (one that started before
- *    step 0).
- * 2. Wait for what had already started: the BH pass under way (it may have
- *    read a slot before step 1), and any run_task_queue() calling one of
- *    @mod's routines (keventd's, the tick's, tq_disk's, anybody's).
- * 3. Repeat 1 and 2 until a step 1 that follows a step 2 finds nothing
- *    queued, no slot, and nothing running.
- * 4. Take @mod off the going list, and complain once, naming it, if
+ *    run is calling a routine of @mod, or a routine given a task of @mod,
+ *    right now (one that started before Begin).
+ * 2. If step 1 found anything, or this is the first round: wait for what
+ *    had already started: the BH pass under way (it may have read a slot
+ *    before step 1), and any run_task_queue() of the kind step 1 saw.
+ * The rounds repeat, with the 2.6 layer's, until a round after the first
+ *    finds nothing in either layer.
+ * End.  Take @mod off the going list, and complain once, naming it, if
  *    anything was taken off: the driver's exit should have run or removed
  *    those itself.
  *
- * Why step 0: without it, step 2 waits for "no routine of @mod running",
+ * Why Begin: without it, step 2 waits for "no routine of @mod running",
  * and a task that sleeps and then schedules itself again is running at
  * almost every instant: keventd pops it again as soon as it returns, and
  * the unloading thread, woken on another CPU, can lose that race every
- * time.  With step 0, step 2 waits only for the
- * routines already running at step 1, which cannot start again.
+ * time.  With Begin, step 2 waits only for the routines already running at
+ * step 1, which cannot start again.
  *
- * Why one clean step 1 is not enough, and why step 3 ends: a routine
+ * Why one clean step 1 is not enough, and why the rounds end: a routine
  * running during step 1 is in nobody's list (its task was popped), so
  * step 1 finds nothing of it; during step 2 it may queue its task again
- * (the "requeue yourself" idiom) or install a BH.  The next step 1 takes
- * that off, and as nothing of @mod started after step 0, the step 1 after
- * it finds nothing: the loop ends by the third round.
+ * (the "requeue yourself" idiom) or install a BH, and a 2.6 handler of
+ * @mod that the 2.6 layer waits for may do the same.  The next step 1
+ * takes that off, and as nothing of @mod started after Begin, the round
+ * after it finds nothing: the loop ends by the third round.
  *
  * Not done: flushing keventd as a whole.  That would wait for other
  * modules' sleeping tasks, and deadlock if one of them waits for this
  * unload; step 2 waits for @mod's routines only.
  *
- * Race narrative, step 1 against a run: the run pops a task and reads its
- * routine under wqcompat_tq_lock, and sets run->routine before dropping the
- * lock.  Step 1 under the same lock either finds the task still on the
- * run's list (and takes it) or finds run->routine naming @mod (and step 2
- * waits, and another round follows).  There is no third state.
+ * Race narrative, step 1 against a run: the run pops a task, reads its
+ * routine and data, clears its ->sync and sets run->task and run->routine,
+ * all in one hold of wqcompat_tq_lock.  Step 1 under the same lock either
+ * finds the task still on the run's list (and takes it) or finds the run
+ * naming it (and step 2 waits, and another round follows).  There is no
+ * third state, and the run touches the task no more after that hold.
  */
-void wqcompat_tqueue_module_going(struct module *mod)
+void wqcompat_tq_going_begin(struct wqcompat_tq_going *going,
+			     struct module *mod)
 {
-	struct wqcompat_tq_going going = { .mod = mod };
-	unsigned int tasks = 0, bhs = 0, t, b, i;
-	int rounds = 0, old;
-	bool running, waited = false;
-	unsigned long flags;
+	memset(going, 0, sizeof(*going));
+	going->mod = mod;
+	wqcompat_tq_going_add(going);
+}
 
-	wqcompat_tq_going_add(&going);
-	for (;;) {
-		raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
-		t = wqcompat_tq_drop_module(&going, &running);
-		b = wqcompat_bh_drop_module(mod);
-		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
-		bhs += b;
-		rounds++;
-		if (waited && !t && !b && !running)
-			break;
-		wqcompat_bh_flush();
-		wqcompat_tq_wait_module_runs(mod);
-		waited = true;
-	}
-	wqcompat_tq_going_del(&going);
-	/* after the del, nothing counts into going.per_queue any more */
+bool wqcompat_tq_going_round(struct wqcompat_tq_going *going, bool first)
+{
+	unsigned int t, b;
+	unsigned long flags;
+	bool running;
+
+	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+	t = wqcompat_tq_drop_module(going, &running);
+	b = wqcompat_bh_drop_module(going->mod);
+	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+	going->bhs += b;
+	if (!first && !t && !b && !running)
+		return false;
+	wqcompat_bh_flush();
+	wqcompat_tq_wait_module_runs(going->mod);
+	return true;
+}
+
+void wqcompat_tq_going_end(struct wqcompat_tq_going *going, int rounds)
+{
+	unsigned int tasks = 0, i;
+	int old;
+
+	wqcompat_tq_going_del(going);
+	/* after the del, nothing counts into going->per_queue any more */
 	for (i = 0; i < WQCOMPAT_TQ_NR; i++)
-		tasks += going.per_queue[i];
+		tasks += going->per_queue[i];
 	old = atomic_read(&unload_rounds_max);
 	while (rounds > old &&
 	       !atomic_try_cmpxchg(&unload_rounds_max, &old, rounds))
 		;
-	if (tasks || bhs)
+	if (tasks || going->bhs)
 		wqcompat_tq_complain("module %s unloaded with %u task(s) queued (tq_timer %u, tq_immediate %u, tq_disk %u, keventd %u, private runs %u) and %u bottom half(s) installed; removed them\n",
-				     mod->name, tasks,
-				     going.per_queue[WQCOMPAT_TQ_TIMER],
-				     going.per_queue[WQCOMPAT_TQ_IMMEDIATE],
-				     going.per_queue[WQCOMPAT_TQ_DISK],
-				     going.per_queue[WQCOMPAT_TQ_CONTEXT],
-				     going.per_queue[WQCOMPAT_TQ_OTHER], bhs);
+				     going->mod->name, tasks,
+				     going->per_queue[WQCOMPAT_TQ_TIMER],
+				     going->per_queue[WQCOMPAT_TQ_IMMEDIATE],
+				     going->per_queue[WQCOMPAT_TQ_DISK],
+				     going->per_queue[WQCOMPAT_TQ_CONTEXT],
+				     going->per_queue[WQCOMPAT_TQ_OTHER],
+				     going->bhs);
 }
 
 static int tqueue_show(struct seq_file *m, void *v)

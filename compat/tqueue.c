@@ -32,6 +32,7 @@
 #include <linux/workqueue.h>
 
 #include "tq_internal.h"
+#include "wqcompat_hooks.h"
 
 #define CREATE_TRACE_POINTS
 #include "tq_trace.h"
@@ -67,7 +68,8 @@ struct tq_run {
 	struct list_head tasks;		/* spliced out, not yet called */
 	struct list_head node;		/* on tq_runs */
 	enum wqcompat_tq_id id;
-	void (*routine)(void *arg);	/* being called, or NULL */
+	struct tq_struct *task;		/* whose routine is being called, */
+	void (*routine)(void *arg);	/* or NULL: unload waits for both */
 };
 
 static LIST_HEAD(tq_runs);			/* under wqcompat_tq_lock */
@@ -177,6 +179,7 @@ static void tq_run_start(struct tq_run *run, task_queue *list)
 	lockdep_assert_held(&wqcompat_tq_lock);
 	INIT_LIST_HEAD(&run->tasks);
 	list_splice_init(list, &run->tasks);
+	run->task = NULL;
 	run->routine = NULL;
 	list_add(&run->node, &tq_runs);
 }
@@ -185,6 +188,15 @@ static bool tq_in_module(struct tq_struct *task, struct module *mod)
 {
 	return within_module((unsigned long)task, mod) ||
 	       within_module((unsigned long)task->routine, mod);
+}
+
+/* Is @run calling a routine of @mod, or a routine given a task of @mod? */
+static bool tq_run_names(struct tq_run *run, struct module *mod)
+{
+	lockdep_assert_held(&wqcompat_tq_lock);
+	return run->routine &&
+	       (within_module((unsigned long)run->routine, mod) ||
+		within_module((unsigned long)run->task, mod));
 }
 
 /*
@@ -220,6 +232,7 @@ static void tq_run_tasks(struct tq_run *run)
 		void *data;
 
 		raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
+		run->task = NULL;
 		run->routine = NULL;
 		task = list_first_entry_or_null(&run->tasks, struct tq_struct,
 						list);
@@ -235,23 +248,29 @@ static void tq_run_tasks(struct tq_run *run)
 		gone = !list_empty(&tq_going) && tq_going_take(task, run->id);
 		if (gone)
 			routine = NULL;
-		/* An unloading module waits while this names its code. */
-		run->routine = routine;
-		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
-
-		/* The previous routine returned: tell an unloading module. */
-		if (called && wq_has_sleeper(&tq_runs_wait))
-			wake_up_all(&tq_runs_wait);
-
 		/*
 		 * 2.4 did wmb(); sync = 0.  Release is the right barrier: our
 		 * reads of routine and data must be done before the next
 		 * owner (a queue_task() on another CPU, or the routine
-		 * itself) may change them.
+		 * itself) may change them.  Inside the lock hold that took
+		 * the task: an unloading module that finds neither the task
+		 * on our list nor its routine or task named by the run may
+		 * free the task's memory at once.
 		 */
 		WARN_ON_ONCE(!test_bit(0, &task->sync));
 		clear_bit_unlock(0, &task->sync);
+		/* An unloading module waits while this names its memory. */
+		if (routine) {
+			run->task = task;
+			run->routine = routine;
+		}
+		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
 		/* Can't dereference task after this point. */
+		wqcompat_test_delay(WQCOMPAT_HOOK_TQ_POPPED);
+
+		/* The previous routine returned: tell an unloading module. */
+		if (called && wq_has_sleeper(&tq_runs_wait))
+			wake_up_all(&tq_runs_wait);
 
 		if (gone) {
 			atomic_long_inc(&wqcompat_tq_stats[run->id].dropped);
@@ -428,8 +447,7 @@ unsigned int wqcompat_tq_drop_module(struct wqcompat_tq_going *going,
 		n = tq_drop_list(&run->tasks, run->id, mod);
 		per_queue[run->id] += n;
 		total += n;
-		if (run->routine &&
-		    within_module((unsigned long)run->routine, mod))
+		if (tq_run_names(run, mod))
 			*running = true;
 	}
 	return total;
@@ -443,8 +461,7 @@ static bool tq_module_running(struct module *mod)
 
 	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
 	list_for_each_entry(run, &tq_runs, node) {
-		if (run->routine &&
-		    within_module((unsigned long)run->routine, mod)) {
+		if (tq_run_names(run, mod)) {
 			running = true;
 			break;
 		}
@@ -476,7 +493,7 @@ int wqcompat_tq_queues_init(void)
  */
 void wqcompat_tq_queues_exit(void)
 {
-	del_timer_sync(&tq_tick);
+	timer_delete_sync(&tq_tick);
 	cancel_delayed_work_sync(&tq_disk_work);
 	WARN_ON(TQ_ACTIVE(wqcompat_tq_timer));
 	WARN_ON(TQ_ACTIVE(wqcompat_tq_immediate));

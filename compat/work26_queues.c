@@ -5,19 +5,26 @@
  * 2.6's "events" queue (keventd, one thread per CPU) becomes
  * wqcompat_events_wq, a per-CPU workqueue that wqcompat.ko owns:
  * schedule_work() and friends queue there, and flush_scheduled_work()
- * flushes it, so legacy drivers never flush system_wq (which 6.1 warns
- * about at compile time and which would make them wait for unrelated work).
- * It is WQ_MEM_RECLAIM: like keventd it makes progress under memory
- * pressure.  Like system_wq it is not limited to one item at a time per
- * CPU, the one deliberate difference from keventd.
+ * flushes it, so legacy drivers never flush system_wq (which 6.x warns
+ * about and which would make them wait for unrelated work).  It is
+ * WQ_MEM_RECLAIM like keventd, and __WQ_LEGACY like every queue of
+ * create_workqueue(): a 2.6 handler may flush any queue, and the kernel
+ * excuses legacy queues from its flush-dependency check.
  *
- * Also here: destroy_workqueue() (legacy timers first), the 2-argument
- * schedule_on_each_cpu() and the 3-argument execute_in_process_context().
+ * Also here:
+ *  - flush_workqueue() from a legacy handler running on that very queue,
+ *    which 2.6 ran by hand ("keventd trying to flush its own queue") and
+ *    drivers relied on, and which a modern workqueue deadlocks on;
+ *  - destroy_workqueue(), which first runs what legacy timers would queue
+ *    on the queue later (2.6 fired them into freed memory);
+ *  - the 2-argument schedule_on_each_cpu() and the 3-argument
+ *    execute_in_process_context().
  */
 #include <linux/cpu.h>
 #include <linux/hardirq.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 
 /* compat/ sees the kernel's headers first: add the overlay on top. */
@@ -26,104 +33,233 @@
 #include "work26_rec.h"
 
 struct workqueue_struct *wqcompat_events_wq;
+EXPORT_SYMBOL_GPL(wqcompat_events_wq);
 
-/* Before wqcompat_work26_init() (another layer's init): the kernel's. */
-static struct workqueue_struct *w26_events(void)
+/* Queues in wqcompat_destroy_workqueue(); list under w26_lock. */
+struct w26_dying_wq {
+	struct list_head node;
+	struct workqueue_struct *wq;
+};
+static LIST_HEAD(w26_dying_wqs);
+static atomic_t w26_nr_dying_wqs = ATOMIC_INIT(0);
+
+/**
+ * w26_wq_dying - is @wq being destroyed by wqcompat_destroy_workqueue()?
+ * @wq: a workqueue
+ *
+ * Called inside an RCU read-side section by the legacy arming paths, so
+ * that the destroyer's synchronize_rcu() waits for an arming that did not
+ * see it.  Context: any.  Return: true if so.
+ */
+bool w26_wq_dying(struct workqueue_struct *wq)
 {
-	return READ_ONCE(wqcompat_events_wq) ?: system_wq;
+	struct w26_dying_wq *d;
+	unsigned long flags;
+	bool dying = false;
+
+	if (likely(!atomic_read(&w26_nr_dying_wqs)))
+		return false;
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	list_for_each_entry(d, &w26_dying_wqs, node)
+		dying |= d->wq == wq;
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	return dying;
+}
+
+/* The legacy record whose handler the current task runs, or NULL. */
+static struct wqcompat_work26_rec *w26_current_rec(void)
+{
+	struct work_struct *cur = current_work();
+
+	if (!cur || READ_ONCE(cur->func) != w26_shadow_fn)
+		return NULL;
+	return container_of(cur, struct wqcompat_work26_rec, dwork.work);
+}
+
+/* ------------------------------------------------------------------ */
+/* A flush from a handler running on the queue it flushes */
+
+struct w26_self_flush {
+	struct workqueue_struct *wq;
+	struct wqcompat_work26_rec *self;
+	unsigned int ran;		/* items run by hand this pass */
+};
+
+/*
+ * One legacy item queued on the queue (not armed, not running elsewhere):
+ * take it off and run it here, as 2.6's run_workqueue() did.
+ */
+static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
+{
+	struct w26_self_flush *sf = arg;
+	void (*func)(void *data);
+	unsigned int busy;
+	void *data;
+
+	if (rec == sf->self || READ_ONCE(rec->kind) != W26_LEGACY ||
+	    READ_ONCE(rec->qwq) != sf->wq ||
+	    timer_pending(&rec->dwork.timer))
+		return;
+	busy = (work_busy)(&rec->dwork.work);
+	if (!(busy & WORK_BUSY_PENDING) || (busy & WORK_BUSY_RUNNING))
+		return;
+	if (!(cancel_delayed_work)(&rec->dwork))
+		return;
+	w26_get_handler(rec, &func, &data);
+	if (func)
+		func(data);
+	sf->ran++;
+}
+
+/* A legacy item running on the queue in another worker: wait for it. */
+static void w26_wait_other(struct wqcompat_work26_rec *rec, void *arg)
+{
+	struct w26_self_flush *sf = arg;
+
+	if (rec == sf->self || READ_ONCE(rec->kind) != W26_LEGACY ||
+	    READ_ONCE(rec->qwq) != sf->wq)
+		return;
+	if ((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING)
+		(flush_work)(&rec->dwork.work);
+}
+
+/*
+ * 2.6's flush_cpu_workqueue() from the queue's own thread ran the queue by
+ * hand, nested in the caller, until it was empty.  Do that for the legacy
+ * items queued on @wq, then wait for the legacy items that other workers
+ * of @wq are running.  Modern items on @wq are not waited for: they would
+ * need the kernel's flush, which waits for the caller itself.  Passes are
+ * bounded so that an item re-queueing itself cannot keep us here forever.
+ */
+static void w26_flush_self(struct workqueue_struct *wq,
+			   struct wqcompat_work26_rec *self)
+{
+	struct w26_self_flush sf = { .wq = wq, .self = self };
+	int pass;
+
+	atomic_long_inc(&w26_stats.self_flushes);
+	for (pass = 0; pass < 8; pass++) {
+		sf.ran = 0;
+		w26_for_each_rec(w26_run_by_hand, &sf);
+		if (!sf.ran)
+			break;
+	}
+	w26_for_each_rec(w26_wait_other, &sf);
 }
 
 /**
- * wqcompat_schedule_work_on - 2.6 schedule_work() / schedule_work_on()
- * @cpu: CPU, or WORK_CPU_UNBOUND
- * @work: legacy or modern item
+ * wqcompat_flush_workqueue - flush_workqueue() of any queue
+ * @wq: workqueue
  *
- * Queues on wqcompat's events queue.  Return: true only if newly queued.
- * Context: any; does not sleep or allocate.
+ * Waits until every item queued on @wq before the call has run, as the
+ * kernel's.  Called from a legacy handler running on @wq itself, where the
+ * kernel's would wait for the caller forever, it runs the legacy items
+ * queued on @wq by hand, in the caller, and waits for those running in
+ * other workers, as 2.6 did.
+ * Context: process; sleeps.
  */
-bool wqcompat_schedule_work_on(int cpu, struct work_struct *work)
+void wqcompat_flush_workqueue(struct workqueue_struct *wq)
 {
-	return __wqcompat_queue_work_on(cpu, w26_events(), work);
-}
-EXPORT_SYMBOL_GPL(wqcompat_schedule_work_on);
+	struct wqcompat_work26_rec *self = w26_current_rec();
 
-/**
- * wqcompat_schedule_delayed_work_on - 2.6 schedule_delayed_work(_on) on a
- * struct work_struct
- * @cpu: CPU, or WORK_CPU_UNBOUND
- * @work: item
- * @delay: jiffies
- * @owner: module of the call site
- *
- * As wqcompat_queue_delayed_work_on() on the events queue.
- * Context: any; does not sleep or allocate.
- * Return: true if the item was newly queued or its timer newly armed, false
- * if it was already pending.
- */
-bool wqcompat_schedule_delayed_work_on(int cpu, struct work_struct *work,
-				       unsigned long delay,
-				       struct module *owner)
-{
-	return wqcompat_queue_delayed_work_on(cpu, w26_events(), work, delay,
-					      owner);
+	if (self && READ_ONCE(self->qwq) == wq)
+		w26_flush_self(wq, self);
+	else
+		__flush_workqueue(wq);
 }
-EXPORT_SYMBOL_GPL(wqcompat_schedule_delayed_work_on);
-
-/**
- * wqcompat_schedule_dwork_on - schedule_delayed_work(_on) on a struct
- * delayed_work, in a file that includes the overlay
- * @cpu: CPU, or WORK_CPU_UNBOUND
- * @dwork: modern delayed item
- * @delay: jiffies
- * @owner: unused (the kernel keeps a delayed_work's state)
- *
- * Queues on the events queue too, so that one file's flush_scheduled_work()
- * covers both forms.
- * Context: any; does not sleep or allocate.
- * Return: true if newly queued, false if @dwork was already pending.
- */
-bool wqcompat_schedule_dwork_on(int cpu, struct delayed_work *dwork,
-				unsigned long delay, struct module *owner)
-{
-	return queue_delayed_work_on(cpu, w26_events(), dwork, delay);
-}
-EXPORT_SYMBOL_GPL(wqcompat_schedule_dwork_on);
+EXPORT_SYMBOL_GPL(wqcompat_flush_workqueue);
 
 /**
  * wqcompat_flush_scheduled_work - 2.6 flush_scheduled_work()
  *
- * Waits until every item queued on the events queue before the call has
- * run; items queued later, and legacy timers still armed, are not waited
- * for.  Never flushes system_wq.  Context: process; sleeps.
+ * flush_workqueue() of the events queue: waits until every item queued
+ * there before the call has run; items queued later and armed timers are
+ * not waited for.  Never flushes system_wq.
+ * Context: process; sleeps.
  */
 void wqcompat_flush_scheduled_work(void)
 {
 	if (READ_ONCE(wqcompat_events_wq))
-		flush_workqueue(wqcompat_events_wq);
+		wqcompat_flush_workqueue(wqcompat_events_wq);
 }
 EXPORT_SYMBOL_GPL(wqcompat_flush_scheduled_work);
 
+/* ------------------------------------------------------------------ */
+/* destroy_workqueue() */
+
+struct w26_timers_now {
+	struct workqueue_struct *wq;
+	unsigned int n;
+};
+
+/* A legacy timer armed towards the queue: queue its item now, and wait. */
+static void w26_timer_now(struct wqcompat_work26_rec *rec, void *arg)
+{
+	struct w26_timers_now *tn = arg;
+
+	if (READ_ONCE(rec->dwork.wq) != tn->wq)
+		return;
+	if (READ_ONCE(rec->kind) == W26_LEGACY) {
+		if (timer_pending(&rec->dwork.timer) &&
+		    flush_delayed_work(&rec->dwork))
+			tn->n++;
+	} else if (READ_ONCE(rec->kind) == W26_PLAIN &&
+		   READ_ONCE(rec->armed)) {
+		struct work_struct *item = READ_ONCE(rec->item);
+
+		if (item && w26_plain_stop(rec)) {
+			(queue_work_on)(rec->dwork.cpu, tn->wq, item);
+			tn->n++;
+		}
+	}
+}
+
 /**
  * wqcompat_destroy_workqueue - 2.6 destroy_workqueue()
- * @wq: workqueue from create_workqueue() or create_singlethread_workqueue()
+ * @wq: workqueue from create_workqueue(), create_singlethread_workqueue()
+ *	or alloc_workqueue()
  *
- * Legacy timers still armed towards @wq queue their item now (2.6 would
- * have fired them into a freed queue later); then the kernel's
- * destroy_workqueue() drains @wq (every queued item runs, including items
- * the handlers queue on @wq meanwhile) and frees it.  Timers that handlers
- * arm towards @wq during the drain are drained as well.
+ * From the call on, a legacy timer may no longer be armed towards @wq (the
+ * attempt returns 0 and is logged); timers already armed towards it queue
+ * their item now.  Then the kernel's destroy_workqueue() drains @wq (every
+ * queued item runs, and items that handlers queue on @wq meanwhile) and
+ * frees it.  2.6 flushed and freed, and a timer armed towards the queue
+ * fired into freed memory later.
  * Context: process; sleeps.
  */
 void wqcompat_destroy_workqueue(struct workqueue_struct *wq)
 {
-	wqcompat_work26_drain_timers(wq);
-	drain_workqueue(wq);
-	wqcompat_work26_drain_timers(wq);
+	struct w26_dying_wq dying = { .wq = wq };
+	struct w26_timers_now tn = { .wq = wq };
+	unsigned long flags;
+	unsigned int early = 0;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	list_add(&dying.node, &w26_dying_wqs);
+	atomic_inc(&w26_nr_dying_wqs);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	/* An arming that did not see @wq dying has finished. */
+	synchronize_rcu();
+	do {
+		tn.n = 0;
+		w26_for_each_rec(w26_timer_now, &tn);
+		early += tn.n;
+	} while (tn.n);
+	if (early)
+		pr_warn("wqcompat: destroy_workqueue(): %u legacy delayed work item(s) still armed, run now\n",
+			early);
 	(destroy_workqueue)(wq);
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	list_del(&dying.node);
+	atomic_dec(&w26_nr_dying_wqs);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
 }
 EXPORT_SYMBOL_GPL(wqcompat_destroy_workqueue);
 
-/* schedule_on_each_cpu(func, info): one of these per CPU. */
+/* ------------------------------------------------------------------ */
+/* schedule_on_each_cpu(func, info), execute_in_process_context(fn, d, ew) */
+
 struct w26_each {
 	struct work_struct work;
 	void (*func)(void *info);
@@ -160,10 +296,10 @@ int wqcompat_schedule_on_each_cpu(void (*func)(void *info), void *info)
 		INIT_WORK(&each->work, w26_each_fn);
 		each->func = func;
 		each->info = info;
-		(queue_work_on)(cpu, w26_events(), &each->work);
+		(queue_work_on)(cpu, wqcompat_events_wq, &each->work);
 	}
 	for_each_online_cpu(cpu)
-		flush_work(&per_cpu_ptr(works, cpu)->work);
+		(flush_work)(&per_cpu_ptr(works, cpu)->work);
 	cpus_read_unlock();
 	free_percpu(works);
 	return 0;
@@ -175,7 +311,7 @@ EXPORT_SYMBOL_GPL(wqcompat_schedule_on_each_cpu);
  * @fn: called as fn(data)
  * @data: its argument
  * @ew: storage for the deferred call; must live until @fn ran
- * @owner: module of the call site
+ * @owner: THIS_MODULE of the call site
  *
  * Outside interrupt context, calls @fn at once and returns 0; in interrupt
  * context, queues it on the events queue and returns 1.
@@ -185,16 +321,21 @@ int wqcompat_execute_in_process_context(void (*fn)(void *data), void *data,
 					struct execute_work *ew,
 					struct module *owner)
 {
+	static struct lock_class_key key;
+
 	if (!in_interrupt()) {
 		fn(data);
 		return 0;
 	}
-	__INIT_WORK(&ew->work, wqcompat_work_trampoline, 0);
-	wqcompat_init_work(&ew->work, fn, data, owner);
-	wqcompat_queue_work_on(WORK_CPU_UNBOUND, w26_events(), &ew->work);
+	wqcompat_init_work(&ew->work, fn, data, owner, &key,
+			   "(work_completion)execute_work");
+	wqcompat_queue_work_on(WORK_CPU_UNBOUND, wqcompat_events_wq, &ew->work,
+			       owner);
 	return 1;
 }
 EXPORT_SYMBOL_GPL(wqcompat_execute_in_process_context);
+
+/* ------------------------------------------------------------------ */
 
 /**
  * wqcompat_work26_init - bring up the 2.6 workqueue layer
@@ -206,12 +347,13 @@ int wqcompat_work26_init(void)
 	struct workqueue_struct *wq;
 	int ret;
 
-	ret = wqcompat_work26_records_init();
+	ret = wqcompat_work26_pool_init();
 	if (ret)
 		return ret;
-	wq = alloc_workqueue("wqcompat_events", WQ_MEM_RECLAIM, 0);
+	wq = alloc_workqueue("wqcompat_events", WQ_MEM_RECLAIM | __WQ_LEGACY,
+			     0);
 	if (!wq) {
-		wqcompat_work26_records_exit();
+		wqcompat_work26_pool_exit();
 		return -ENOMEM;
 	}
 	WRITE_ONCE(wqcompat_events_wq, wq);
@@ -221,15 +363,14 @@ int wqcompat_work26_init(void)
 /**
  * wqcompat_work26_exit - tear the 2.6 workqueue layer down
  *
- * Every module that used it is gone (they depend on wqcompat.ko).
- * Context: module exit.
+ * Every module that used it is gone (they depend on wqcompat.ko), and
+ * took its records with it.  Context: module exit.
  */
 void wqcompat_work26_exit(void)
 {
 	struct workqueue_struct *wq = wqcompat_events_wq;
 
 	WRITE_ONCE(wqcompat_events_wq, NULL);
-	wqcompat_work26_drain_timers(wq);
 	(destroy_workqueue)(wq);
-	wqcompat_work26_records_exit();
+	wqcompat_work26_pool_exit();
 }

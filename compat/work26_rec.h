@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Private to the 2.6 workqueue layer (compat/work26*.c): the side record
- * kept for each legacy work item.  See compat/work26.c for the theory.
+ * Private to the 2.6 workqueue layer (compat/work26*.c): the record kept
+ * for each legacy work item, and the pool it comes from.  See
+ * compat/work26.c for the theory and docs/compat-workqueue-2.6.md for an
+ * item's life.
  */
 #ifndef _WQCOMPAT_WORK26_REC_H
 #define _WQCOMPAT_WORK26_REC_H
 
+#include <linux/list.h>
+#include <linux/seqlock.h>
 #include <linux/spinlock.h>
-#include <linux/timer.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 
@@ -15,57 +18,117 @@
 
 struct module;
 
-/**
- * struct wqcompat_work26_rec - what 2.6 kept inside struct work_struct
- * @node:	in the hash (keyed by @work) while bound, on the free list else
- * @work:	the work item this record describes (its address is the key;
- *		dereferenced only while @armed, @queued or @running say it is
- *		live, or by a call that the driver made on it)
- * @func:	legacy handler, or NULL for a timer-only record (a modern
- *		work_struct given to a legacy delayed call)
- * @data:	argument for @func
- * @owner:	module that initialised the item (THIS_MODULE at the call)
- * @timer:	legacy delayed queueing; TIMER_IRQSAFE
- * @wq:		workqueue @timer queues @work on
- * @cpu:	CPU @timer queues @work on (WORK_CPU_UNBOUND: any)
- * @armed:	@timer was added and neither fired nor was deleted; the
- *		work's own PENDING bit is set for as long
- * @queued:	times @work was queued by wqcompat and its trampoline has not
- *		started yet (0 or 1 while the driver uses only wqcompat calls)
- * @running:	trampoline calls of @func in progress; raised under the
- *		lock, lowered without it (the trampoline's only write after
- *		the handler), so read it with atomic_read()
- * @cancelling:	cancel_rearming_delayed_work() calls in progress: refuse
- *		to queue or arm
- * @dying:	@owner is going away: refuse to queue or arm, for good
- *
- * All fields but @timer and the decrement of @running are protected by
- * wqcompat_work26_lock.
- */
-struct wqcompat_work26_rec {
-	struct hlist_node node;
-	struct work_struct *work;
-	void (*func)(void *data);
-	void *data;
-	struct module *owner;
-	struct timer_list timer;
-	struct workqueue_struct *wq;
-	int cpu;
-	bool armed;
-	int queued;
-	atomic_t running;
-	int cancelling;
-	bool dying;
+enum w26_kind {
+	W26_FREE,	/* on the free list */
+	W26_LEGACY,	/* a legacy item's shadow */
+	W26_PLAIN,	/* a legacy delayed call's timer on a modern item */
 };
 
-extern raw_spinlock_t wqcompat_work26_lock;
+/**
+ * struct wqcompat_work26_rec - what 2.6 kept inside struct work_struct
+ * @item:	the driver's work_struct this record is bound to (its address
+ *		is the key of @hnode), or NULL when free; read locklessly by
+ *		the fast paths, written under w26_lock
+ * @cookie:	this binding's number, also in @item->entry.prev while bound
+ * @seq:	@func and @data change as a pair (INIT_WORK, PREPARE_WORK)
+ * @func:	legacy handler (W26_LEGACY)
+ * @data:	its argument
+ * @qwq:	queue of the latest queueing (W26_LEGACY), for a flush from a
+ *		handler running on that queue; a hint, written locklessly
+ * @dying:	queueing refused: the owner module is going away
+ * @releasing:	claimed by the one (reclaim or module unload) that will put
+ *		it back on the free list; under w26_lock
+ * @kind:	enum w26_kind
+ * @armed:	W26_PLAIN: @dwork.timer was added and neither fired nor was
+ *		deleted; @item's own PENDING bit is held for as long
+ * @owner:	module of the call that bound or last initialised the item
+ * @link:	the value of @item->entry.next while bound: where this record
+ *		is in the pool, tagged with bit 0 (constant)
+ * @hnode:	in w26_hash while bound
+ * @next_free:	on the free list
+ * @dwork:	the shadow (W26_LEGACY): the only work item the kernel sees;
+ *		W26_PLAIN uses its timer (@dwork.wq and @dwork.cpu give the
+ *		target) with wqcompat's own callback
+ */
+struct wqcompat_work26_rec {
+	struct work_struct *item;
+	unsigned long cookie;
+	seqcount_t seq;
+	void (*func)(void *data);
+	void *data;
+	struct workqueue_struct *qwq;
+	bool dying;
+	bool releasing;
+	u8 kind;
+	bool armed;
+	struct module *owner;
+	unsigned long link;
+	struct hlist_node hnode;
+	struct wqcompat_work26_rec *next_free;
+	struct delayed_work dwork;
+};
 
-/* The 2.6 "events" queue (keventd): owned by wqcompat, never system_wq. */
-extern struct workqueue_struct *wqcompat_events_wq;
+/* work26_pool.c: the pool, binding, reclaim, lookup by address */
+extern raw_spinlock_t w26_lock;
+struct wqcompat_work26_rec *w26_rec_of(struct work_struct *work);
+struct wqcompat_work26_rec *w26_bind(struct work_struct *work,
+				     struct module *owner);
+struct wqcompat_work26_rec *w26_lookup(struct work_struct *work,
+				       enum w26_kind kind);
+struct wqcompat_work26_rec *w26_take(struct work_struct *work,
+				     struct module *owner, enum w26_kind kind);
+struct wqcompat_work26_rec *w26_bind_unlinked(struct work_struct *work,
+					      struct module *owner);
+void w26_unbind_locked(struct wqcompat_work26_rec *rec);
+void w26_recycle(struct wqcompat_work26_rec *rec);
+void w26_set_handler(struct wqcompat_work26_rec *rec,
+		     void (*func)(void *data), void *data);
+void w26_get_handler(struct wqcompat_work26_rec *rec,
+		     void (**func)(void *data), void **data);
+void w26_shadow_fn(struct work_struct *shadow);
+bool w26_module_refused(struct module *owner, void (*func)(void *data),
+			struct work_struct *item);
+int wqcompat_work26_pool_init(void);
+void wqcompat_work26_pool_exit(void);
 
-/* work26.c */
-void wqcompat_work26_drain_timers(struct workqueue_struct *wq);
-int wqcompat_work26_records_init(void);
-void wqcompat_work26_records_exit(void);
+/*
+ * Visit every record not on the free list.  Records are never freed while
+ * wqcompat.ko is loaded, so @fn may look at any field; it takes w26_lock
+ * to act.  Process context.
+ */
+void w26_for_each_rec(void (*fn)(struct wqcompat_work26_rec *rec, void *arg),
+		      void *arg);
+
+/* Counters for debugfs (work26_pool.c), all monotonic. */
+struct w26_stats {
+	atomic_long_t binds;		/* records bound to an item */
+	atomic_long_t reuses;		/* INIT_WORK kept an item's record */
+	atomic_long_t exhausted;	/* queueings refused: no free record */
+	atomic_long_t refused_going;	/* queueings refused: module going */
+	atomic_long_t refused_destroy;	/* re-arms refused: queue destroyed */
+	atomic_long_t behind_back;	/* items the kernel ran itself */
+	atomic_long_t lost;		/* ... whose handler was unknown */
+	atomic_long_t reclaimed;	/* records of items no longer there */
+	atomic_long_t going_cancelled;	/* items cancelled at module unload */
+	atomic_long_t self_flushes;	/* flushes from a handler on its queue */
+};
+extern struct w26_stats w26_stats;
+
+/* work26_plain.c: legacy delayed calls on a modern work_struct */
+bool w26_plain_queue(int cpu, struct workqueue_struct *wq,
+		     struct work_struct *work, unsigned long delay,
+		     struct module *owner);
+int w26_plain_cancel(struct work_struct *work);
+bool w26_plain_stop(struct wqcompat_work26_rec *rec);
+void w26_plain_timer_fn(struct timer_list *t);
+
+/* work26_queues.c */
+bool w26_wq_dying(struct workqueue_struct *wq);
+
+/* work26_going.c */
+struct w26_going {
+	struct list_head node;
+	struct module *mod;
+};
 
 #endif /* _WQCOMPAT_WORK26_REC_H */

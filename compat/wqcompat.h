@@ -17,11 +17,14 @@ extern struct dentry *wqcompat_debugfs;
 /* 2.4 task queues and bottom halves: tqueue.c, bh.c, keventd.c, tq_module.c */
 int wqcompat_tqueue_init(void);
 void wqcompat_tqueue_exit(void);
-void wqcompat_tqueue_module_going(struct module *mod);
+
 
 /* 2.6.0-2.6.19 workqueue API: work26*.c */
 int wqcompat_work26_init(void);
 void wqcompat_work26_exit(void);
-void wqcompat_work26_module_going(struct module *mod);
+struct w26_going;
+void wqcompat_work26_going_begin(struct w26_going *going, struct module *mod);
+unsigned int wqcompat_work26_going_round(struct module *mod);
+void wqcompat_work26_going_end(struct w26_going *going);
 
 #endif /* _WQCOMPAT_INTERNAL_H */

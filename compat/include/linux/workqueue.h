@@ -10,68 +10,81 @@
  *
  * and the handler got the data pointer.  The modern struct work_struct has
  * no room for @data or @timer, and it must not be redefined: every kernel
- * header that embeds it would change layout.  So a legacy item is a plain
- * modern work_struct whose ->func is wqcompat_work_trampoline(), and
- * wqcompat.ko keeps a side record per item (compat/work26.c): the legacy
- * handler and its data, the owning module, and a timer for legacy delayed
- * queueing.  The trampoline finds the record and calls func(data); no
- * function pointer is ever cast (kCFI).
+ * header that embeds it would change layout.  So a legacy item is never
+ * handed to the kernel.  wqcompat.ko keeps a record per item that embeds a
+ * real struct delayed_work, the *shadow*; every queueing call queues the
+ * shadow, and the shadow's function, found by container_of(), calls the
+ * legacy handler with its data.  The driver's own work_struct is storage:
+ *
+ *	unbound	->func  = wqcompat_work_unbound	(INIT_WORK, DECLARE_WORK)
+ *		->entry = { handler, data }
+ *	bound	->func  = wqcompat_work_trampoline	(after the first queueing)
+ *		->entry = { link to the record | 1, cookie of the binding }
+ *	->data is the kernel's idle value in both, and is never written.
+ *
+ * Queueing a bound item costs a native queue_work() of the shadow plus a
+ * few loads; no lock, no lookup.  No function pointer is ever cast to
+ * another type to be called (kCFI).  See docs/compat-workqueue-2.6.md for
+ * an item's whole life and every difference from 2.6.
  *
  * Old and new forms coexist in one file:
- *  - INIT_WORK, PREPARE_WORK, DECLARE_WORK, schedule_on_each_cpu and
- *    execute_in_process_context pick the legacy or the modern form by their
- *    number of arguments;
- *  - the delayed-work calls pick by the pointer type (_Generic): a
- *    struct work_struct * is legacy delayed work, anything else goes to the
- *    kernel's struct delayed_work API unchanged.
+ *  - INIT_WORK, PREPARE_WORK, DECLARE_WORK, __WORK_INITIALIZER,
+ *    schedule_on_each_cpu and execute_in_process_context pick the legacy or
+ *    the modern form by their number of arguments;
+ *  - the delayed-work calls pick by the pointer type (_Generic): struct
+ *    work_struct * or void * is legacy delayed work, struct delayed_work *
+ *    goes to the kernel's API; any other type does not compile;
+ *  - queue_work(), work_pending(), flush_work(), cancel_work(_sync)() and
+ *    work_busy() send a legacy item (known by ->func) to its shadow and any
+ *    other item to the kernel.
  *
  * schedule_work() and friends go to a workqueue wqcompat.ko owns, so that
- * flush_scheduled_work() flushes that one and never system_wq (6.1 warns,
- * at compile time, about flushing system-wide workqueues).
- *
- * Everything else (create_workqueue, create_singlethread_workqueue,
- * flush_workqueue, work_pending, ...) is the kernel's own and already keeps
- * the 2.6 promise; see docs/compat-workqueue-2.6.md for the whole mapping.
+ * flush_scheduled_work() flushes that one and never system_wq.
  */
 #ifndef _WQCOMPAT_LINUX_WORKQUEUE_H
 #define _WQCOMPAT_LINUX_WORKQUEUE_H
 
 #include_next <linux/workqueue.h>
-#include <linux/export.h>
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/export.h>	/* THIS_MODULE up to 6.3 */
+#include <linux/init.h>		/* THIS_MODULE from 6.4 */
 
 struct module;
 
-/*
- * The static part of a 3-argument DECLARE_WORK: the legacy handler, its
- * data and the owner.  Until the item is first used, ->entry.prev of the
- * declared work_struct points at it (see __WQCOMPAT_DECLARE_WORK3); the
- * first use moves it into a record.  Not for drivers.
- */
-struct wqcompat_work26_decl {
-	void (*func)(void *data);
-	void *data;
-	struct module *owner;
-};
-
+/* ->func of a legacy item; both are real work functions (see above). */
 void wqcompat_work_trampoline(struct work_struct *work);
-void wqcompat_work_decl_trampoline(struct work_struct *work);
+void wqcompat_work_unbound(struct work_struct *work);
+
+/* Is @work a legacy item (3-argument INIT_WORK, DECLARE_WORK, PREPARE_WORK)? */
+static inline bool wqcompat_work_is_legacy(struct work_struct *work)
+{
+	work_func_t fn = READ_ONCE(work->func);
+
+	return fn == wqcompat_work_trampoline || fn == wqcompat_work_unbound;
+}
+
 void wqcompat_init_work(struct work_struct *work, void (*func)(void *data),
-			void *data, struct module *owner);
+			void *data, struct module *owner,
+			struct lock_class_key *key, const char *name);
 void wqcompat_prepare_work(struct work_struct *work, void (*func)(void *data),
-			   void *data, struct module *owner);
+			   void *data);
 bool wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq,
-			    struct work_struct *work);
+			    struct work_struct *work, struct module *owner);
 bool wqcompat_queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 				    struct work_struct *work,
 				    unsigned long delay, struct module *owner);
+bool wqcompat_queue_dwork_on(int cpu, struct workqueue_struct *wq,
+			     struct delayed_work *dwork, unsigned long delay,
+			     struct module *owner);
 int wqcompat_cancel_delayed_work(struct work_struct *work);
 void wqcompat_cancel_rearming_delayed_work(struct work_struct *work);
-bool wqcompat_schedule_work_on(int cpu, struct work_struct *work);
-bool wqcompat_schedule_delayed_work_on(int cpu, struct work_struct *work,
-				       unsigned long delay,
-				       struct module *owner);
-bool wqcompat_schedule_dwork_on(int cpu, struct delayed_work *dwork,
-				unsigned long delay, struct module *owner);
+bool wqcompat_work_pending(struct work_struct *work);
+bool wqcompat_flush_work(struct work_struct *work);
+bool wqcompat_cancel_work(struct work_struct *work);
+bool wqcompat_cancel_work_sync(struct work_struct *work);
+unsigned int wqcompat_work_busy(struct work_struct *work);
+void wqcompat_flush_workqueue(struct workqueue_struct *wq);
 void wqcompat_flush_scheduled_work(void);
 void wqcompat_destroy_workqueue(struct workqueue_struct *wq);
 int wqcompat_schedule_on_each_cpu(void (*func)(void *info), void *info);
@@ -79,36 +92,31 @@ int wqcompat_execute_in_process_context(void (*fn)(void *data), void *data,
 					struct execute_work *ew,
 					struct module *owner);
 
-/* Is @work a legacy item (handler reached through the trampoline)? */
-static inline bool wqcompat_work_is_legacy(struct work_struct *work)
-{
-	work_func_t fn = READ_ONCE(work->func);
+/* The 2.6 "events" queue: wqcompat's own, never system_wq. */
+extern struct workqueue_struct *wqcompat_events_wq;
+/* Modern items whose legacy delayed-work timer is armed (work26_plain.c). */
+extern atomic_t wqcompat_plain_armed;
 
-	return fn == wqcompat_work_trampoline ||
-	       fn == wqcompat_work_decl_trampoline;
-}
-
-/* queue_work_on() for any item: legacy items are accounted in wqcompat. */
-static inline bool __wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq,
-					    struct work_struct *work)
-{
-	if (wqcompat_work_is_legacy(work))
-		return wqcompat_queue_work_on(cpu, wq, work);
-	return queue_work_on(cpu, wq, work);
-}
-
-/* The modern arm of the _Generic selections below, with the legacy shapes. */
-static inline bool __wqcompat_queue_dwork_on(int cpu, struct workqueue_struct *wq,
+/* The modern arm of the delayed calls: the kernel's, for a modern item. */
+static inline bool __wqcompat_queue_dwork_on(int cpu,
+					     struct workqueue_struct *wq,
 					     struct delayed_work *dwork,
 					     unsigned long delay,
 					     struct module *owner)
 {
-	return queue_delayed_work_on(cpu, wq, dwork, delay);
+	if (unlikely(wqcompat_work_is_legacy(&dwork->work)))
+		return wqcompat_queue_dwork_on(cpu, wq, dwork, delay, owner);
+	return (queue_delayed_work_on)(cpu, wq, dwork, delay);
 }
 
-static inline void __wqcompat_cancel_dwork_sync(struct delayed_work *dwork)
+/* queue_work_on() for any item. */
+static inline bool __wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq,
+					    struct work_struct *work,
+					    struct module *owner)
 {
-	cancel_delayed_work_sync(dwork);
+	if (wqcompat_work_is_legacy(work))
+		return wqcompat_queue_work_on(cpu, wq, work, owner);
+	return (queue_work_on)(cpu, wq, work);
 }
 
 /* Pick the 2- or 3-argument form of a macro. */
@@ -117,6 +125,9 @@ static inline void __wqcompat_cancel_dwork_sync(struct delayed_work *dwork)
 /*
  * INIT_WORK(work, func)		modern, the kernel's own
  * INIT_WORK(work, func, data)		2.6.0-2.6.19: func(data) will run
+ *
+ * The legacy form takes no lock and allocates nothing: any context.  The
+ * lockdep class of the item is per call site, as the kernel's.
  */
 #undef INIT_WORK
 #define INIT_WORK(...)							\
@@ -126,10 +137,11 @@ static inline void __wqcompat_cancel_dwork_sync(struct delayed_work *dwork)
 	__INIT_WORK((_work), (_func), 0)
 #define __WQCOMPAT_INIT_WORK3(_work, _func, _data)			\
 	do {								\
-		struct work_struct *__wqc_w = (_work);			\
+		static __maybe_unused struct lock_class_key __key;	\
 									\
-		__INIT_WORK(__wqc_w, wqcompat_work_trampoline, 0);	\
-		wqcompat_init_work(__wqc_w, (_func), (_data), THIS_MODULE); \
+		wqcompat_init_work((_work), (_func), (_data),		\
+				   THIS_MODULE, &__key,			\
+				   "(work_completion)"#_work);		\
 	} while (0)
 
 /*
@@ -145,62 +157,73 @@ static inline void __wqcompat_cancel_dwork_sync(struct delayed_work *dwork)
 		(_work)->func = (_func);				\
 	} while (0)
 #define __WQCOMPAT_PREPARE_WORK3(_work, _func, _data)			\
-	wqcompat_prepare_work((_work), (_func), (_data), THIS_MODULE)
+	wqcompat_prepare_work((_work), (_func), (_data))
 
 /*
+ * __WORK_INITIALIZER(n, func)		modern, the kernel's own
+ * __WORK_INITIALIZER(n, func, data)	2.6.0-2.6.19
  * DECLARE_WORK(n, func)		modern, the kernel's own
  * DECLARE_WORK(n, func, data)		2.6.0-2.6.19
  *
- * Both declare exactly one object, "struct work_struct n", so "static
- * DECLARE_WORK(...)" and block-scope use work as on 2.6.  The legacy form
- * parks {func, data, owner} in a compound literal (static storage at file
- * scope, automatic at block scope, like n itself) reachable from
- * n.entry.prev; the first use of n moves it into a wqcompat record and
- * restores n.entry.  Nothing else reads ->entry of an idle work item.
+ * The legacy initializer is an unbound item: handler and data in ->entry,
+ * both address constants, so that "static DECLARE_WORK(...)" works at file
+ * and at block scope and declares exactly one object, as on 2.6.  The
+ * conditional expression type-checks the handler as 2.6 did (a warning for
+ * another function type).  The first queueing binds it to a record.
  */
-#undef DECLARE_WORK
-#define DECLARE_WORK(...)						\
-	__WQCOMPAT_PICK23(__VA_ARGS__, __WQCOMPAT_DECLARE_WORK3,	\
-			  __WQCOMPAT_DECLARE_WORK2, )(__VA_ARGS__)
-#define __WQCOMPAT_DECLARE_WORK2(n, f)					\
-	struct work_struct n = __WORK_INITIALIZER(n, f)
-#define __WQCOMPAT_DECLARE_WORK3(n, f, d)				\
-	struct work_struct n = {					\
-		.data = WORK_DATA_STATIC_INIT(),			\
-		.entry = { &(n).entry, (struct list_head *)		\
-			   &(struct wqcompat_work26_decl) {		\
-				.func = (f), .data = (d),		\
-				.owner = THIS_MODULE } },		\
-		.func = wqcompat_work_decl_trampoline,			\
-		__WORK_INIT_LOCKDEP_MAP(#n, &(n))			\
+#define __WQCOMPAT_WORK_INITIALIZER3(n, f, d) {				\
+	.data = WORK_DATA_STATIC_INIT(),				\
+	.entry = { (struct list_head *)(1 ? (f) : (void (*)(void *))0), \
+		   (struct list_head *)(d) },				\
+	.func = wqcompat_work_unbound,					\
+	__WORK_INIT_LOCKDEP_MAP(#n, &(n))				\
 	}
+#define __WQCOMPAT_WORK_INITIALIZER2(n, f) {				\
+	.data = WORK_DATA_STATIC_INIT(),				\
+	.entry	= { &(n).entry, &(n).entry },				\
+	.func = (f),							\
+	__WORK_INIT_LOCKDEP_MAP(#n, &(n))				\
+	}
+#undef __WORK_INITIALIZER
+#define __WORK_INITIALIZER(...)						\
+	__WQCOMPAT_PICK23(__VA_ARGS__, __WQCOMPAT_WORK_INITIALIZER3,	\
+			  __WQCOMPAT_WORK_INITIALIZER2, )(__VA_ARGS__)
+#undef DECLARE_WORK
+#define DECLARE_WORK(n, ...)						\
+	struct work_struct n = __WORK_INITIALIZER(n, __VA_ARGS__)
 
-/* queue_work() and queue_work_on(): same shape in 2.6 and 6.1. */
+/* queue_work() and queue_work_on(): same shape in 2.6 and 6.x. */
 #define queue_work_on(cpu, wq, work)					\
-	__wqcompat_queue_work_on((cpu), (wq), (work))
+	__wqcompat_queue_work_on((cpu), (wq), (work), THIS_MODULE)
 #define queue_work(wq, work)						\
-	__wqcompat_queue_work_on(WORK_CPU_UNBOUND, (wq), (work))
+	queue_work_on(WORK_CPU_UNBOUND, (wq), (work))
 
 /*
- * queue_delayed_work(_on)(..., struct work_struct *, delay)	2.6.0-2.6.19
- * queue_delayed_work(_on)(..., struct delayed_work *, delay)	modern
+ * queue_delayed_work(_on)(..., struct work_struct * or void *, delay) 2.6
+ * queue_delayed_work(_on)(..., struct delayed_work *, delay)	      modern
+ *
+ * void * is legacy: a 2.6 handler got its own item as its data and
+ * re-queued it as such.  No default: any other type is a compile error.
  */
 #define queue_delayed_work_on(cpu, wq, work, delay)			\
 	_Generic((work),						\
 		 struct work_struct *: wqcompat_queue_delayed_work_on,	\
-		 default: __wqcompat_queue_dwork_on)			\
+		 void *: wqcompat_queue_delayed_work_on,		\
+		 struct delayed_work *: __wqcompat_queue_dwork_on)	\
 		((cpu), (wq), (work), (delay), THIS_MODULE)
 #define queue_delayed_work(wq, work, delay)				\
 	queue_delayed_work_on(WORK_CPU_UNBOUND, (wq), (work), (delay))
 
 /*
- * cancel_delayed_work(struct work_struct *)	2.6: int, stops the timer only
- * cancel_delayed_work(struct delayed_work *)	modern, the kernel's own
+ * cancel_delayed_work(struct work_struct * or void *)	2.6: int, stops the
+ *							timer only
+ * cancel_delayed_work(struct delayed_work *)		modern, the kernel's
  */
 #define cancel_delayed_work(work)					\
 	_Generic((work),						\
 		 struct work_struct *: wqcompat_cancel_delayed_work,	\
-		 default: (cancel_delayed_work))((work))
+		 void *: wqcompat_cancel_delayed_work,			\
+		 struct delayed_work *: (cancel_delayed_work))((work))
 
 /*
  * cancel_rearming_delayed_work{,queue}(): 2.6.19 takes struct work_struct *,
@@ -209,7 +232,8 @@ static inline void __wqcompat_cancel_dwork_sync(struct delayed_work *dwork)
 #define cancel_rearming_delayed_work(work)				\
 	_Generic((work),						\
 		 struct work_struct *: wqcompat_cancel_rearming_delayed_work, \
-		 default: __wqcompat_cancel_dwork_sync)((work))
+		 void *: wqcompat_cancel_rearming_delayed_work,		\
+		 struct delayed_work *: cancel_delayed_work_sync)((work))
 #define cancel_rearming_delayed_workqueue(wq, work)			\
 	do {								\
 		(void)(wq);						\
@@ -217,20 +241,70 @@ static inline void __wqcompat_cancel_dwork_sync(struct delayed_work *dwork)
 	} while (0)
 
 /* The 2.6 "events" queue is wqcompat's own (flush_scheduled_work). */
-#define schedule_work_on(cpu, work) wqcompat_schedule_work_on((cpu), (work))
-#define schedule_work(work) wqcompat_schedule_work_on(WORK_CPU_UNBOUND, (work))
+#define schedule_work_on(cpu, work)					\
+	__wqcompat_queue_work_on((cpu), wqcompat_events_wq, (work),	\
+				 THIS_MODULE)
+#define schedule_work(work) schedule_work_on(WORK_CPU_UNBOUND, (work))
 #define schedule_delayed_work_on(cpu, work, delay)			\
-	_Generic((work),						\
-		 struct work_struct *: wqcompat_schedule_delayed_work_on, \
-		 default: wqcompat_schedule_dwork_on)			\
-		((cpu), (work), (delay), THIS_MODULE)
+	queue_delayed_work_on((cpu), wqcompat_events_wq, (work), (delay))
 #define schedule_delayed_work(work, delay)				\
 	schedule_delayed_work_on(WORK_CPU_UNBOUND, (work), (delay))
 #undef flush_scheduled_work
 #define flush_scheduled_work() wqcompat_flush_scheduled_work()
 
-/* Flushes, deals with legacy timers that target @wq, then destroys. */
+/*
+ * flush_workqueue(): the kernel's, except from a legacy handler running on
+ * that very queue, which 2.6 let run the queue by hand.
+ */
+#undef flush_workqueue
+#define flush_workqueue(wq) wqcompat_flush_workqueue(wq)
+
+/* Legacy timers that target @wq first, then the kernel's. */
 #define destroy_workqueue(wq) wqcompat_destroy_workqueue(wq)
+
+/* Item state and cancelling: a legacy item is its shadow. */
+static inline bool __wqcompat_work_pending(struct work_struct *work)
+{
+	if (wqcompat_work_is_legacy(work))
+		return wqcompat_work_pending(work);
+	return test_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
+}
+#undef work_pending
+#define work_pending(work) __wqcompat_work_pending(work)
+
+static inline bool __wqcompat_flush_work(struct work_struct *work)
+{
+	if (wqcompat_work_is_legacy(work))
+		return wqcompat_flush_work(work);
+	return (flush_work)(work);
+}
+#define flush_work(work) __wqcompat_flush_work(work)
+
+static inline bool __wqcompat_cancel_work(struct work_struct *work)
+{
+	if (wqcompat_work_is_legacy(work) ||
+	    unlikely(atomic_read(&wqcompat_plain_armed)))
+		return wqcompat_cancel_work(work);
+	return (cancel_work)(work);
+}
+#define cancel_work(work) __wqcompat_cancel_work(work)
+
+static inline bool __wqcompat_cancel_work_sync(struct work_struct *work)
+{
+	if (wqcompat_work_is_legacy(work) ||
+	    unlikely(atomic_read(&wqcompat_plain_armed)))
+		return wqcompat_cancel_work_sync(work);
+	return (cancel_work_sync)(work);
+}
+#define cancel_work_sync(work) __wqcompat_cancel_work_sync(work)
+
+static inline unsigned int __wqcompat_work_busy(struct work_struct *work)
+{
+	if (wqcompat_work_is_legacy(work))
+		return wqcompat_work_busy(work);
+	return (work_busy)(work);
+}
+#define work_busy(work) __wqcompat_work_busy(work)
 
 /*
  * schedule_on_each_cpu(func)			modern, the kernel's own

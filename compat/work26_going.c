@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compat/work26_going.c: a module that used the 2.6 layer goes away.
+ *
+ * At MODULE_STATE_GOING the module's exit has run and its memory is still
+ * there.  Whatever of it the layer holds must be stopped now: a shadow
+ * queued or armed runs the module's handler after its code is gone, and a
+ * handler still running is executing that code.  main.c drives the rounds
+ * below together with the 2.4 layer's until one finds nothing in either.
+ *
+ * A record is the module's if it was bound or last initialised from the
+ * module's code (@owner), if its handler is the module's, or if its item
+ * lies in the module's memory (a static DECLARE_WORK).  The module's items
+ * are never dereferenced: only their shadows are cancelled.
+ *
+ * Begin: the module goes on w26_going_list; from then on no record is
+ * bound for it (w26_module_refused(), checked by every binding).
+ *
+ * A round:
+ *  1. Under w26_lock, mark each of its records dying: queueing it is
+ *     refused from then on (the fast paths read @dying inside an RCU
+ *     read-side section).
+ *  2. synchronize_rcu(): a queueing that read @dying before step 1 has
+ *     finished, so nothing can queue these shadows any more but their own
+ *     handlers, whose re-queueing the kernel's cancel refuses while it
+ *     waits.
+ *  3. For each: cancel_delayed_work_sync() of the shadow (timer, queue, a
+ *     running handler) or the W26_PLAIN timer; report what was still
+ *     pending; put the record back on the free list.
+ * A round that found none ends the layer's part.
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/rcupdate.h>
+#include <linux/workqueue.h>
+
+/* compat/ sees the kernel's headers first: add the overlay on top. */
+#include "include/linux/workqueue.h"
+#include "wqcompat.h"
+#include "work26_rec.h"
+
+static bool work26_unload_warn = true;
+module_param(work26_unload_warn, bool, 0644);
+MODULE_PARM_DESC(work26_unload_warn,
+		 "WARN (not just log) when a module goes away with legacy work pending (default Y)");
+
+static LIST_HEAD(w26_going_list);	/* struct w26_going, under w26_lock */
+
+static bool w26_owned_by(struct module *owner, void (*func)(void *data),
+			 struct work_struct *item, struct module *mod)
+{
+	return owner == mod || within_module((unsigned long)func, mod) ||
+	       within_module((unsigned long)item, mod);
+}
+
+/**
+ * w26_module_refused - may a binding be made for this item?
+ * @owner: module of the calling site
+ * @func: the item's handler, or NULL
+ * @item: the item
+ *
+ * Caller holds w26_lock.  Return: true if any of them belongs to a module
+ * that is going away.
+ */
+bool w26_module_refused(struct module *owner, void (*func)(void *data),
+			struct work_struct *item)
+{
+	struct w26_going *going;
+
+	lockdep_assert_held(&w26_lock);
+	list_for_each_entry(going, &w26_going_list, node)
+		if (w26_owned_by(owner, func, item, going->mod))
+			return true;
+	return false;
+}
+
+static bool w26_rec_owned_by(struct wqcompat_work26_rec *rec,
+			     struct module *mod)
+{
+	void (*func)(void *data) = NULL;
+	void *data;
+
+	if (rec->kind == W26_LEGACY)
+		w26_get_handler(rec, &func, &data);
+	return w26_owned_by(READ_ONCE(rec->owner), func, READ_ONCE(rec->item),
+			    mod);
+}
+
+struct w26_round {
+	struct module *mod;
+	unsigned int found;
+};
+
+/* Step 1, for one record. */
+static void w26_going_mark(struct wqcompat_work26_rec *rec, void *arg)
+{
+	struct w26_round *round = arg;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	if (rec->kind != W26_FREE && !rec->releasing &&
+	    w26_rec_owned_by(rec, round->mod)) {
+		WRITE_ONCE(rec->dying, true);
+		round->found++;
+	}
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+}
+
+/* Step 3, for one record. */
+static void w26_going_cancel(struct wqcompat_work26_rec *rec, void *arg)
+{
+	struct w26_round *round = arg;
+	void (*func)(void *data) = NULL;
+	const char *what = NULL;
+	struct work_struct *item;
+	unsigned long flags;
+	unsigned int busy;
+	void *data;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	if (!rec->dying || rec->releasing ||
+	    !w26_rec_owned_by(rec, round->mod)) {
+		raw_spin_unlock_irqrestore(&w26_lock, flags);
+		return;
+	}
+	rec->releasing = true;
+	item = rec->item;
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+
+	if (rec->kind == W26_PLAIN) {
+		if (w26_plain_stop(rec))
+			what = "delayed work still armed: cancelled";
+		func = NULL;
+	} else {
+		w26_get_handler(rec, &func, &data);
+		busy = (work_busy)(&rec->dwork.work);
+		if (timer_pending(&rec->dwork.timer))
+			what = "delayed work still armed: cancelled";
+		else if (busy & WORK_BUSY_PENDING)
+			what = "work still queued: cancelled";
+		else if (busy & WORK_BUSY_RUNNING)
+			what = "handler still running: waited for it";
+		cancel_delayed_work_sync(&rec->dwork);
+	}
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	w26_unbind_locked(rec);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	w26_recycle(rec);
+
+	if (!what)
+		return;
+	atomic_long_inc(&w26_stats.going_cancelled);
+	if (READ_ONCE(work26_unload_warn))
+		WARN(1, "wqcompat: module %s unloaded with legacy work %ps (item %p) pending: %s\n",
+		     module_name(round->mod), func, item, what);
+	else
+		pr_warn("wqcompat: module %s unloaded with legacy work %ps (item %p) pending: %s\n",
+			module_name(round->mod), func, item, what);
+}
+
+/**
+ * wqcompat_work26_going_begin - no binding for @going->mod from now on
+ * @going: on the caller's stack until wqcompat_work26_going_end()
+ * @mod: module in MODULE_STATE_GOING
+ *
+ * Context: process.
+ */
+void wqcompat_work26_going_begin(struct w26_going *going, struct module *mod)
+{
+	unsigned long flags;
+
+	going->mod = mod;
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	list_add(&going->node, &w26_going_list);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+}
+
+/**
+ * wqcompat_work26_going_round - stop and release a going module's records
+ * @mod: module in MODULE_STATE_GOING, between going_begin and going_end
+ *
+ * One round as described at the top of this file; each item that was
+ * still armed, queued or running is reported, naming the module.
+ * Context: process; sleeps (an RCU grace period, running handlers).
+ * Return: how many records of @mod it found; 0 ends the layer's part.
+ */
+unsigned int wqcompat_work26_going_round(struct module *mod)
+{
+	struct w26_round round = { .mod = mod };
+
+	w26_for_each_rec(w26_going_mark, &round);
+	if (!round.found)
+		return 0;
+	synchronize_rcu();
+	w26_for_each_rec(w26_going_cancel, &round);
+	return round.found;
+}
+
+/**
+ * wqcompat_work26_going_end - the module is gone: forget it
+ * @going: as given to wqcompat_work26_going_begin()
+ *
+ * Context: process.
+ */
+void wqcompat_work26_going_end(struct w26_going *going)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	list_del(&going->node);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+}

@@ -1,0 +1,838 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * compat/work26_pool.c: where 2.6 work records come from, how an item is
+ * bound to one, and how records of items that are gone come back.
+ *
+ * Theory
+ * ------
+ * Records live in chunks that are never freed while wqcompat.ko is loaded,
+ * so a pointer into a chunk never dangles: a stale link in a dead item can
+ * be looked at, only never trusted.  A chunk sits in one of W26_SLOTS slots;
+ * a bound item's ->entry.next holds its record's place as
+ *
+ *	link = index << 16 | slot << 1 | 1
+ *
+ * which decodes with two bounds checks and no dereference of anything the
+ * item says (w26_link_rec()); bit 0 tells it from a list pointer the kernel
+ * would have written there.  The item's ->entry.prev holds the binding's
+ * cookie; the record holds both item and cookie.  A link is trusted only if
+ * all three agree (w26_rec_of()).
+ *
+ * Binding (w26_bind()) happens at an unbound item's first queueing, under
+ * w26_lock: from the free list, never allocating under the lock or outside
+ * process context, so that queue_work() stays legal in hard IRQ.  A worker
+ * keeps W26_RESERVE records free; a caller that finds none and may not
+ * allocate gets false from its queueing call and the kernel log says why.
+ *
+ * Bound records are also hashed by item address: the slow path for an item
+ * whose link the kernel overwrote (it was queued by a kernel function that
+ * bypasses the overlay), and the way an item initialised again at the same
+ * address (INIT_WORK into memory that held one) finds its old record.
+ *
+ * A record is released (back to the free list, its shadow initialised
+ * anew) when its module goes away (work26_going.c) or when the reclaim pass
+ * finds its item gone: the memory at the item's address no longer holds
+ * this binding's link and cookie (freed and reused, a stack frame that
+ * returned, or initialised again).  The pass reads that memory with
+ * copy_from_kernel_nofault(), so a vanished stack or vmalloc page reads as
+ * "gone", and releases only records whose shadow is idle.  A dead item whose
+ * memory still holds the link keeps its record until the address is reused
+ * or the module goes: the leak is bounded by memory freed and not reused.
+ *
+ * Locking: w26_lock, raw and irq-safe, protects the free list, the hash,
+ * binding and unbinding, the going-module list (work26_going.c), the dying
+ * queues (work26_queues.c) and W26_PLAIN state (work26_plain.c).  It is
+ * never held across an allocation or a sleep; the kernel's queueing calls
+ * may be made under it (their pool locks nest inside).
+ */
+#include <linux/debugfs.h>
+#include <linux/hash.h>
+#include <linux/hashtable.h>
+#include <linux/lockdep.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/preempt.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/workqueue.h>
+
+/* compat/ sees the kernel's headers first: add the overlay on top. */
+#include "include/linux/workqueue.h"
+#include "wqcompat.h"
+#include "wqcompat_kapi.h"
+#include "work26_rec.h"
+
+#define W26_SLOTS	1024		/* chunks, each of any size */
+#define W26_SLOT_BITS	15		/* room in a link */
+#define W26_ATOMIC_CHUNK 64		/* records added by a caller that
+					 * may not sleep (GFP_NOWAIT) */
+#define W26_MAX_CHUNK	65536		/* records in the largest chunk */
+
+static unsigned int work26_reserve = 256;
+module_param(work26_reserve, uint, 0644);
+MODULE_PARM_DESC(work26_reserve,
+		 "legacy work records kept free for callers that cannot allocate, such as hard IRQ (default 256)");
+
+DEFINE_RAW_SPINLOCK(w26_lock);
+struct w26_stats w26_stats;
+
+struct w26_chunk {
+	unsigned int nr;
+	struct wqcompat_work26_rec recs[];
+};
+
+static struct w26_chunk *w26_chunks[W26_SLOTS];	/* published once each */
+static unsigned int w26_nr_slots;		/* under w26_lock */
+
+#define W26_HASH_BITS 10
+static DEFINE_HASHTABLE(w26_hash, W26_HASH_BITS);	/* bound, by item */
+static struct wqcompat_work26_rec *w26_free;		/* free list */
+static unsigned long w26_nr_free, w26_nr_total, w26_nr_bound;
+static unsigned long w26_cookie;			/* last one given */
+
+static void w26_refill_fn(struct work_struct *work);
+static DECLARE_WORK(w26_refill_work, w26_refill_fn);
+static struct dentry *w26_debugfs;
+
+/* ------------------------------------------------------------------ */
+/* Links */
+
+static struct wqcompat_work26_rec *w26_link_rec(unsigned long link)
+{
+	unsigned long slot = (link >> 1) & ((1UL << W26_SLOT_BITS) - 1);
+	unsigned long idx = link >> 16;
+	struct w26_chunk *chunk;
+
+	if (!(link & 1) || slot >= W26_SLOTS)
+		return NULL;
+	chunk = READ_ONCE(w26_chunks[slot]);
+	if (!chunk || idx >= chunk->nr)
+		return NULL;
+	return &chunk->recs[idx];
+}
+
+/**
+ * w26_rec_of - the record a bound item's link names, if it is trusted
+ * @work: an item whose ->func was read (acquire) as wqcompat_work_trampoline
+ *
+ * Context: any; lockless.  Return: the record, or NULL if the link is not
+ * this item's (the kernel overwrote it, or @work is a copy of an item).
+ */
+struct wqcompat_work26_rec *w26_rec_of(struct work_struct *work)
+{
+	unsigned long link = (unsigned long)READ_ONCE(work->entry.next);
+	struct wqcompat_work26_rec *rec = w26_link_rec(link);
+
+	if (unlikely(!rec) || READ_ONCE(rec->item) != work ||
+	    READ_ONCE(rec->cookie) != (unsigned long)READ_ONCE(work->entry.prev))
+		return NULL;
+	return rec;
+}
+
+static struct wqcompat_work26_rec *w26_hash_find(struct work_struct *work,
+						 enum w26_kind kind)
+{
+	struct wqcompat_work26_rec *rec;
+
+	lockdep_assert_held(&w26_lock);
+	/* A record being torn down is nobody's to find. */
+	hash_for_each_possible(w26_hash, rec, hnode, (unsigned long)work)
+		if (rec->item == work && rec->kind == kind &&
+		    !rec->dying && !rec->releasing)
+			return rec;
+	return NULL;
+}
+
+/**
+ * w26_lookup - the record of a kind bound to the address @work, by the hash
+ * @work: any address
+ * @kind: W26_LEGACY or W26_PLAIN
+ *
+ * The slow path, for an item whose link cannot be trusted.
+ * Context: any; takes w26_lock.  Return: the record or NULL.
+ */
+struct wqcompat_work26_rec *w26_lookup(struct work_struct *work,
+				       enum w26_kind kind)
+{
+	struct wqcompat_work26_rec *rec;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	rec = w26_hash_find(work, kind);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	return rec;
+}
+
+/* ------------------------------------------------------------------ */
+/* Handler and data, as a pair */
+
+/**
+ * w26_set_handler - change what a record's next run calls
+ * @rec: a bound record
+ * @func: legacy handler
+ * @data: its argument
+ *
+ * A run reads the pair it was given or the new one, never a mix.
+ * Context: any; does not sleep.
+ */
+void w26_set_handler(struct wqcompat_work26_rec *rec,
+		     void (*func)(void *data), void *data)
+{
+	unsigned long flags;
+
+	/* Interrupts off: a reader on this CPU must never wait for us. */
+	local_irq_save(flags);
+	raw_write_seqcount_begin(&rec->seq);
+	WRITE_ONCE(rec->func, func);
+	WRITE_ONCE(rec->data, data);
+	raw_write_seqcount_end(&rec->seq);
+	local_irq_restore(flags);
+}
+
+/* The pair a run calls now.  Any context. */
+void w26_get_handler(struct wqcompat_work26_rec *rec,
+		     void (**func)(void *data), void **data)
+{
+	unsigned int s;
+
+	do {
+		s = read_seqcount_begin(&rec->seq);
+		*func = READ_ONCE(rec->func);
+		*data = READ_ONCE(rec->data);
+	} while (read_seqcount_retry(&rec->seq, s));
+}
+
+/* ------------------------------------------------------------------ */
+/* Chunks and the free list */
+
+/* A record as it sits on the free list: its shadow ready to bind. */
+static void w26_rec_fresh(struct wqcompat_work26_rec *rec)
+{
+	rec->item = NULL;
+	rec->cookie = 0;
+	rec->kind = W26_FREE;
+	rec->armed = false;
+	rec->dying = false;
+	rec->releasing = false;
+	rec->owner = NULL;
+	rec->qwq = NULL;
+	rec->func = NULL;
+	rec->data = NULL;
+	INIT_DELAYED_WORK(&rec->dwork, w26_shadow_fn);
+}
+
+static void w26_push_free(struct wqcompat_work26_rec *rec)
+{
+	lockdep_assert_held(&w26_lock);
+	rec->next_free = w26_free;
+	w26_free = rec;
+	w26_nr_free++;
+}
+
+/*
+ * w26_add_chunk(nr, gfp) - allocate @nr records into the next slot and put
+ * them on the free list.  Never called with w26_lock held.  Returns 0,
+ * -ENOSPC (no slot left) or -ENOMEM.
+ */
+static int w26_add_chunk(unsigned int nr, gfp_t gfp)
+{
+	struct w26_chunk *chunk;
+	unsigned long flags;
+	unsigned int slot, i;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	slot = w26_nr_slots;
+	if (slot < W26_SLOTS)
+		w26_nr_slots++;
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	if (slot >= W26_SLOTS)
+		return -ENOSPC;
+
+	if (gfpflags_allow_blocking(gfp))
+		chunk = kvzalloc(struct_size(chunk, recs, nr), gfp);
+	else
+		chunk = kzalloc(struct_size(chunk, recs, nr), gfp);
+	if (!chunk)
+		return -ENOMEM;	/* the slot stays empty */
+	chunk->nr = nr;
+	for (i = 0; i < nr; i++) {
+		struct wqcompat_work26_rec *rec = &chunk->recs[i];
+
+		seqcount_init(&rec->seq);
+		INIT_HLIST_NODE(&rec->hnode);
+		rec->link = (unsigned long)i << 16 | slot << 1 | 1;
+		w26_rec_fresh(rec);
+	}
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	smp_store_release(&w26_chunks[slot], chunk);
+	for (i = nr; i-- > 0;)
+		w26_push_free(&chunk->recs[i]);
+	w26_nr_total += nr;
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	return 0;
+}
+
+/* Ask the worker for records if fewer than the reserve are free. */
+static void w26_want_refill(void)
+{
+	lockdep_assert_held(&w26_lock);
+	if (w26_nr_free < READ_ONCE(work26_reserve))
+		queue_work_on(WORK_CPU_UNBOUND, system_unbound_wq,
+			      &w26_refill_work);
+}
+
+/*
+ * w26_pop_free() - a free record, or NULL.  May add a small chunk first
+ * when the caller may allocate without sleeping (preemptible: no spinlock,
+ * interrupts on, not in interrupt); never in atomic context, where a slab
+ * lock would nest inside the caller's raw locks.  Takes w26_lock; the
+ * caller must not hold it.
+ */
+static struct wqcompat_work26_rec *w26_pop_free(void)
+{
+	struct wqcompat_work26_rec *rec;
+	unsigned long flags;
+	bool tried = false;
+
+	for (;;) {
+		raw_spin_lock_irqsave(&w26_lock, flags);
+		rec = w26_free;
+		if (rec) {
+			w26_free = rec->next_free;
+			w26_nr_free--;
+		}
+		w26_want_refill();
+		raw_spin_unlock_irqrestore(&w26_lock, flags);
+		if (rec || tried || !preemptible())
+			return rec;
+		tried = true;
+		if (w26_add_chunk(W26_ATOMIC_CHUNK, GFP_NOWAIT | __GFP_NOWARN))
+			return NULL;
+	}
+}
+
+/* Put a record taken by w26_pop_free() and not bound back. */
+static void w26_unpop(struct wqcompat_work26_rec *rec)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	w26_push_free(rec);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+}
+
+/* ------------------------------------------------------------------ */
+/* Binding */
+
+/* The lockdep class of @work's initialisation, for its shadow. */
+static void w26_copy_class(struct wqcompat_work26_rec *rec,
+			   struct work_struct *work)
+{
+#ifdef CONFIG_LOCKDEP
+	struct lockdep_map *map = &work->lockdep_map;
+
+	if (map->key && rec->dwork.work.lockdep_map.key != map->key)
+		lockdep_init_map(&rec->dwork.work.lockdep_map, map->name,
+				 map->key, 0);
+#endif
+}
+
+/*
+ * Bind @rec (in the hash for @work already, or fresh) to @work with @func
+ * and @data, and publish the link.  Caller holds w26_lock.
+ */
+static void w26_publish(struct wqcompat_work26_rec *rec,
+			struct work_struct *work, struct module *owner,
+			void (*func)(void *data), void *data, bool link)
+{
+	lockdep_assert_held(&w26_lock);
+	if (rec->kind == W26_FREE) {
+		rec->kind = W26_LEGACY;
+		WRITE_ONCE(rec->item, work);
+		hash_add(w26_hash, &rec->hnode, (unsigned long)work);
+		w26_nr_bound++;
+	}
+	w26_copy_class(rec, work);
+	WRITE_ONCE(rec->cookie, ++w26_cookie);
+	w26_set_handler(rec, func, data);
+	WRITE_ONCE(rec->owner, owner);
+	WRITE_ONCE(rec->dying, false);
+	atomic_long_inc(&w26_stats.binds);
+	if (link) {
+		WRITE_ONCE(work->entry.prev, (struct list_head *)rec->cookie);
+		WRITE_ONCE(work->entry.next, (struct list_head *)rec->link);
+	} else {
+		/* The kernel will queue @work itself: keep it a list head. */
+		INIT_LIST_HEAD(&work->entry);
+	}
+	/* Pairs with smp_load_acquire() of ->func in the fast paths. */
+	smp_store_release(&work->func, wqcompat_work_trampoline);
+}
+
+/**
+ * w26_bind - the record of a legacy item whose link is not trusted
+ * @work: legacy item: unbound, or bound with a link the kernel overwrote,
+ *	or a copy of a bound item
+ * @owner: module of the calling site
+ *
+ * An unbound item gets a record: the one an earlier binding left at this
+ * address, else a free one; its handler and data move from ->entry into
+ * the record and ->entry takes the link.  A bound item whose link the
+ * kernel overwrote is found by address and left as it is (the kernel may
+ * hold ->entry).  A copy of a bound item gets a record of its own with the
+ * original's handler and data, as a struct copy did on 2.6.
+ *
+ * Context: any; takes w26_lock; never sleeps; allocates only when
+ * preemptible (GFP_NOWAIT).  Return: the record, or NULL with the reason
+ * counted (and logged once): no free record, the module is going away, or
+ * the item's handler is unknown.
+ */
+struct wqcompat_work26_rec *w26_bind(struct work_struct *work,
+				     struct module *owner)
+{
+	struct wqcompat_work26_rec *rec = NULL, *spare = NULL, *orig;
+	void (*func)(void *data);
+	unsigned long flags;
+	work_func_t fn;
+	void *data;
+
+again:
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	fn = READ_ONCE(work->func);
+	if (fn == wqcompat_work_trampoline) {
+		rec = w26_rec_of(work) ?: w26_hash_find(work, W26_LEGACY);
+		if (rec)
+			goto out;
+		/* A struct copy of a bound item: same handler, new record. */
+		orig = w26_link_rec((unsigned long)READ_ONCE(work->entry.next));
+		if (!orig || !READ_ONCE(orig->item) ||
+		    orig->cookie != (unsigned long)READ_ONCE(work->entry.prev)) {
+			raw_spin_unlock_irqrestore(&w26_lock, flags);
+			atomic_long_inc(&w26_stats.lost);
+			pr_err_ratelimited("wqcompat: legacy work %p: its record is gone and its handler unknown (item overwritten?): not queued\n",
+					   work);
+			goto fail;
+		}
+		w26_get_handler(orig, &func, &data);
+	} else if (fn == wqcompat_work_unbound) {
+		func = (void (*)(void *))READ_ONCE(work->entry.next);
+		data = READ_ONCE(work->entry.prev);
+	} else {
+		goto out;	/* not legacy: a racing PREPARE_WORK(w, f) */
+	}
+	if (w26_module_refused(owner, func, work)) {
+		raw_spin_unlock_irqrestore(&w26_lock, flags);
+		atomic_long_inc(&w26_stats.refused_going);
+		goto fail;
+	}
+	rec = w26_hash_find(work, W26_LEGACY);
+	if (!rec) {
+		rec = spare;
+		spare = NULL;
+		if (!rec) {
+			raw_spin_unlock_irqrestore(&w26_lock, flags);
+			spare = w26_pop_free();
+			if (spare)
+				goto again;
+			atomic_long_inc(&w26_stats.exhausted);
+			WARN_ONCE(1, "wqcompat: no free legacy work record (in %s context, %lu in use, wqcompat.work26_reserve=%u): %ps not queued\n",
+				  in_hardirq() ? "hard IRQ" : "atomic",
+				  w26_nr_bound, work26_reserve, func);
+			goto fail;
+		}
+	}
+	w26_publish(rec, work, owner, func, data, true);
+out:
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	if (spare)
+		w26_unpop(spare);
+	return rec;
+fail:
+	if (spare)
+		w26_unpop(spare);
+	return NULL;
+}
+
+/**
+ * w26_bind_unlinked - bind a legacy item that the kernel itself will queue
+ * @work: legacy item inside a struct delayed_work given to the kernel's
+ *	delayed-work API
+ * @owner: module of the calling site
+ *
+ * Like w26_bind(), but ->entry stays an empty list head, as the kernel
+ * requires of an item it queues; every later call on @work finds the
+ * record by address.  Context: any.  Return: the record or NULL.
+ */
+struct wqcompat_work26_rec *w26_bind_unlinked(struct work_struct *work,
+					      struct module *owner)
+{
+	struct wqcompat_work26_rec *rec;
+	void (*func)(void *data);
+	unsigned long flags;
+	void *data;
+
+	rec = w26_bind(work, owner);
+	if (!rec)
+		return NULL;
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	if (READ_ONCE(work->entry.next) != &work->entry) {
+		w26_get_handler(rec, &func, &data);
+		w26_publish(rec, work, rec->owner, func, data, false);
+	}
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	return rec;
+}
+
+/**
+ * w26_take - a free record for a modern item's legacy delayed call
+ * @work: the modern item
+ * @owner: module of the calling site
+ * @kind: W26_PLAIN
+ *
+ * The record found in the hash for @work, or a free one hashed for it.
+ * Context: any.  Return: the record (its timer to be set up by the caller
+ * when it was free), or NULL (no free record, or the module is going).
+ */
+struct wqcompat_work26_rec *w26_take(struct work_struct *work,
+				     struct module *owner, enum w26_kind kind)
+{
+	struct wqcompat_work26_rec *rec, *spare;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	rec = w26_hash_find(work, kind);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	if (rec)
+		return rec;
+	spare = w26_pop_free();
+	if (!spare) {
+		atomic_long_inc(&w26_stats.exhausted);
+		return NULL;
+	}
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	rec = w26_hash_find(work, kind);
+	if (!rec && !w26_module_refused(owner, NULL, work)) {
+		rec = spare;
+		spare = NULL;
+		rec->kind = kind;
+		rec->owner = owner;
+		WRITE_ONCE(rec->item, work);
+		hash_add(w26_hash, &rec->hnode, (unsigned long)work);
+		w26_nr_bound++;
+		atomic_long_inc(&w26_stats.binds);
+	}
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	if (spare)
+		w26_unpop(spare);
+	return rec;
+}
+
+/**
+ * w26_unbind_locked - take a record away from its item
+ * @rec: a bound record that its item can no longer reach (its module is
+ *	going, or the item no longer holds its link)
+ *
+ * Caller holds w26_lock, in the same hold as the check that decided it,
+ * so that no binding can pick @rec up in between.  w26_recycle() must
+ * follow.
+ */
+void w26_unbind_locked(struct wqcompat_work26_rec *rec)
+{
+	lockdep_assert_held(&w26_lock);
+	if (rec->kind != W26_FREE && rec->item) {
+		hash_del(&rec->hnode);
+		w26_nr_bound--;
+	}
+	WRITE_ONCE(rec->item, NULL);
+	WRITE_ONCE(rec->cookie, 0);
+}
+
+/**
+ * w26_recycle - put an unbound record back on the free list
+ * @rec: a record w26_unbind_locked() took away
+ *
+ * Cancels the shadow (or the W26_PLAIN timer) and waits for it, then
+ * initialises it anew.  Context: process; sleeps.
+ */
+void w26_recycle(struct wqcompat_work26_rec *rec)
+{
+	unsigned long flags;
+
+	if (rec->kind == W26_PLAIN)
+		timer_delete_sync(&rec->dwork.timer);	/* not armed */
+	else
+		cancel_delayed_work_sync(&rec->dwork);
+	w26_rec_fresh(rec);
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	w26_push_free(rec);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+}
+
+/* ------------------------------------------------------------------ */
+/* Walking the records */
+
+void w26_for_each_rec(void (*fn)(struct wqcompat_work26_rec *rec, void *arg),
+		      void *arg)
+{
+	unsigned int slot, i;
+
+	might_sleep();
+	for (slot = 0; slot < W26_SLOTS; slot++) {
+		struct w26_chunk *chunk = READ_ONCE(w26_chunks[slot]);
+
+		if (!chunk)
+			continue;
+		for (i = 0; i < chunk->nr; i++) {
+			struct wqcompat_work26_rec *rec = &chunk->recs[i];
+
+			if (READ_ONCE(rec->kind) != W26_FREE)
+				fn(rec, arg);
+		}
+		cond_resched();
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Reclaim: records of items that are gone */
+
+/* The first words of a work_struct, as read from memory we may not own. */
+struct w26_snap {
+	unsigned long data;
+	unsigned long next;
+	unsigned long prev;
+	unsigned long func;
+};
+
+static_assert(offsetof(struct work_struct, entry.next) ==
+	      offsetof(struct w26_snap, next));
+static_assert(offsetof(struct work_struct, entry.prev) ==
+	      offsetof(struct w26_snap, prev));
+static_assert(offsetof(struct work_struct, func) ==
+	      offsetof(struct w26_snap, func));
+
+/*
+ * Does the memory at @rec->item still hold @rec's binding?  A page that is
+ * gone reads as "no".  An item the kernel queued itself (link overwritten
+ * by list pointers, ->func still the trampoline) counts as still there.
+ */
+static bool w26_item_there(struct wqcompat_work26_rec *rec,
+			   struct work_struct *item, unsigned long cookie)
+{
+	struct w26_snap snap;
+
+	if (copy_from_kernel_nofault(&snap, item, sizeof(snap)))
+		return false;
+	if (snap.func != (unsigned long)wqcompat_work_trampoline)
+		return false;
+	if (!(snap.next & 1))
+		return true;
+	return snap.next == rec->link && snap.prev == cookie;
+}
+
+static void w26_reclaim_one(struct wqcompat_work26_rec *rec, void *arg)
+{
+	unsigned long *freed = arg, flags, cookie;
+	struct work_struct *item;
+	bool gone;
+
+	item = READ_ONCE(rec->item);
+	cookie = READ_ONCE(rec->cookie);
+	if (!item)
+		return;
+	if (rec->kind == W26_PLAIN) {
+		gone = !READ_ONCE(rec->armed);
+	} else {
+		if ((work_busy)(&rec->dwork.work))
+			return;
+		gone = !w26_item_there(rec, item, cookie);
+	}
+	if (!gone)
+		return;
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	gone = rec->item == item && rec->cookie == cookie && !rec->armed &&
+	       !rec->dying && !rec->releasing;
+	if (gone) {
+		rec->releasing = true;
+		w26_unbind_locked(rec);
+	}
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	if (!gone)
+		return;
+	w26_recycle(rec);
+	atomic_long_inc(&w26_stats.reclaimed);
+	(*freed)++;
+}
+
+/* One pass over every record.  Process context.  Returns records freed. */
+static unsigned long w26_reclaim(void)
+{
+	unsigned long freed = 0;
+
+	w26_for_each_rec(w26_reclaim_one, &freed);
+	return freed;
+}
+
+/*
+ * The worker: keep the reserve free.  Records of items that are gone come
+ * back first; only if that is not enough does the pool grow, by at least
+ * half of what it has, so that passes stay rare as it grows.
+ */
+static void w26_refill_fn(struct work_struct *work)
+{
+	unsigned long flags, free, total;
+	unsigned int nr;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	free = w26_nr_free;
+	total = w26_nr_total;
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	if (free >= READ_ONCE(work26_reserve))
+		return;
+	if (total >= 2 * READ_ONCE(work26_reserve))
+		free += w26_reclaim();
+	if (free >= READ_ONCE(work26_reserve))
+		return;
+	nr = clamp_t(unsigned long, total / 2, READ_ONCE(work26_reserve),
+		     W26_MAX_CHUNK);
+	if (w26_add_chunk(nr, GFP_KERNEL))
+		pr_warn_ratelimited("wqcompat: cannot add %u legacy work records (%lu in use)\n",
+				    nr, total - free);
+}
+
+/* ------------------------------------------------------------------ */
+/* debugfs: /sys/kernel/debug/wqcompat/work26 */
+
+struct w26_census {
+	unsigned long armed, queued, running, plain;
+};
+
+static void w26_count_one(struct wqcompat_work26_rec *rec, void *arg)
+{
+	struct w26_census *c = arg;
+	unsigned int busy;
+
+	if (READ_ONCE(rec->kind) == W26_PLAIN) {
+		c->plain++;
+		c->armed += READ_ONCE(rec->armed);
+		return;
+	}
+	busy = (work_busy)(&rec->dwork.work);
+	c->armed += timer_pending(&rec->dwork.timer);
+	c->queued += (busy & WORK_BUSY_PENDING) &&
+		     !timer_pending(&rec->dwork.timer);
+	c->running += !!(busy & WORK_BUSY_RUNNING);
+}
+
+static int w26_stats_show(struct seq_file *m, void *v)
+{
+	struct w26_census c = {};
+	unsigned long flags, total, free, bound;
+
+	w26_for_each_rec(w26_count_one, &c);
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	total = w26_nr_total;
+	free = w26_nr_free;
+	bound = w26_nr_bound;
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	seq_printf(m, "records: %lu\nfree: %lu\nbound: %lu\n", total, free,
+		   bound);
+	seq_printf(m, "armed: %lu\nqueued: %lu\nrunning: %lu\nplain: %lu\n",
+		   c.armed, c.queued, c.running, c.plain);
+	seq_printf(m, "record_bytes: %zu\n",
+		   sizeof(struct wqcompat_work26_rec));
+#define W26_STAT(name) \
+	seq_printf(m, #name ": %ld\n", atomic_long_read(&w26_stats.name))
+	W26_STAT(binds);
+	W26_STAT(exhausted);
+	W26_STAT(refused_going);
+	W26_STAT(refused_destroy);
+	W26_STAT(behind_back);
+	W26_STAT(lost);
+	W26_STAT(reclaimed);
+	W26_STAT(going_cancelled);
+	W26_STAT(self_flushes);
+#undef W26_STAT
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(w26_stats);
+
+/*
+ * Writing "reclaim" runs a reclaim pass now (tests; the pool does it by
+ * itself when it runs low).
+ */
+static ssize_t w26_ctl_write(struct file *file, const char __user *buf,
+			     size_t len, loff_t *ppos)
+{
+	char cmd[16] = {};
+
+	if (len >= sizeof(cmd) || copy_from_user(cmd, buf, len))
+		return -EINVAL;
+	if (!sysfs_streq(cmd, "reclaim"))
+		return -EINVAL;
+	w26_reclaim();
+	return len;
+}
+
+static const struct file_operations w26_ctl_fops = {
+	.owner = THIS_MODULE,
+	.write = w26_ctl_write,
+	.llseek = noop_llseek,
+};
+
+/* ------------------------------------------------------------------ */
+
+/**
+ * wqcompat_work26_pool_init - the first records and the debugfs files
+ *
+ * Context: module init.  Return: 0 or -ENOMEM.
+ */
+int wqcompat_work26_pool_init(void)
+{
+	int ret;
+
+	ret = w26_add_chunk(max(work26_reserve, 1U) * 2, GFP_KERNEL);
+	if (ret)
+		return ret;
+	w26_debugfs = debugfs_create_dir("work26_ctl", wqcompat_debugfs);
+	debugfs_create_file("work26", 0444, wqcompat_debugfs, NULL,
+			    &w26_stats_fops);
+	debugfs_create_file("ctl", 0200, w26_debugfs, NULL, &w26_ctl_fops);
+	return 0;
+}
+
+/*
+ * Every module that used the layer is gone: every record is idle.  Free
+ * the chunks.  Context: module exit.
+ */
+void wqcompat_work26_pool_exit(void)
+{
+	unsigned int slot;
+
+	debugfs_remove(debugfs_lookup("work26", wqcompat_debugfs));
+	debugfs_remove_recursive(w26_debugfs);
+	cancel_work_sync(&w26_refill_work);
+	for (slot = 0; slot < W26_SLOTS; slot++) {
+		struct w26_chunk *chunk = w26_chunks[slot];
+		unsigned int i;
+
+		if (!chunk)
+			continue;
+		for (i = 0; i < chunk->nr; i++) {
+			struct wqcompat_work26_rec *rec = &chunk->recs[i];
+
+			if (rec->kind == W26_PLAIN)
+				timer_delete_sync(&rec->dwork.timer);
+			else
+				cancel_delayed_work_sync(&rec->dwork);
+		}
+		w26_chunks[slot] = NULL;
+		kvfree(chunk);
+	}
+	hash_init(w26_hash);
+	w26_free = NULL;
+	w26_nr_slots = 0;
+	w26_nr_free = w26_nr_total = w26_nr_bound = 0;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat/wqcompat_hooks.h: delay points that widen race windows, for the
+ * tests that prove each race closed.  Compiled in only when wqcompat.ko is
+ * built with WQCOMPAT_TEST_HOOKS=1 (tests/kunit); in every other build
+ * wqcompat_test_delay() is an empty inline.
+ *
+ * In a test build, the module parameter test_delay_us takes one delay per
+ * point, in microseconds, in the order of enum wqcompat_hook (for example
+ * test_delay_us=0,500000,0); a point sleeps when it may, spins when not.
+ */
+#ifndef _WQCOMPAT_HOOKS_H
+#define _WQCOMPAT_HOOKS_H
+
+enum wqcompat_hook {
+	/* a task-queue run dropped the lock that popped a task */
+	WQCOMPAT_HOOK_TQ_POPPED,
+	/* schedule_task(): queue_task() returned 1, keventd not yet kicked */
+	WQCOMPAT_HOOK_SCHEDULE_TASK,
+	/* a module's unload began, before its first round */
+	WQCOMPAT_HOOK_GOING_BEGIN,
+	WQCOMPAT_HOOK_NR
+};
+
+#ifdef WQCOMPAT_TEST_HOOKS
+void wqcompat_test_delay(enum wqcompat_hook point);
+#else
+static inline void wqcompat_test_delay(enum wqcompat_hook point) { }
+#endif
+
+#endif /* _WQCOMPAT_HOOKS_H */
