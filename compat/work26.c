@@ -206,6 +206,10 @@ void w26_shadow_fn(struct work_struct *shadow)
 	void (*func)(void *data);
 	void *data;
 
+	if (unlikely(READ_ONCE(rec->kind) == W26_PLAIN)) {
+		w26_plain_run(rec);
+		return;
+	}
 	w26_get_handler(rec, &func, &data);
 	if (unlikely(!func)) {
 		pr_err_ratelimited("wqcompat: legacy work %p has no handler (INIT_WORK with NULL?): not run\n",
@@ -388,8 +392,8 @@ bool wqcompat_work_pending(struct work_struct *work)
 EXPORT_SYMBOL_GPL(wqcompat_work_pending);
 
 /**
- * wqcompat_work_busy - work_busy() of a legacy item
- * @work: legacy item
+ * wqcompat_work_busy - work_busy() of any item
+ * @work: legacy item, or a modern one while W26_PLAIN records exist
  *
  * Return: WORK_BUSY_PENDING and/or WORK_BUSY_RUNNING, as the kernel's.
  * Context: any.
@@ -399,6 +403,8 @@ unsigned int wqcompat_work_busy(struct work_struct *work)
 	struct wqcompat_work26_rec *rec = w26_find(work);
 	unsigned int busy = 0;
 
+	if (!wqcompat_work_is_legacy(work))
+		return w26_plain_busy(work) | (work_busy)(work);
 	if (rec)
 		busy = (work_busy)(&rec->dwork.work);
 	if (w26_kernel_touched(work))
@@ -408,8 +414,8 @@ unsigned int wqcompat_work_busy(struct work_struct *work)
 EXPORT_SYMBOL_GPL(wqcompat_work_busy);
 
 /**
- * wqcompat_flush_work - flush_work() of a legacy item
- * @work: legacy item
+ * wqcompat_flush_work - flush_work() of any item
+ * @work: legacy item, or a modern one while W26_PLAIN records exist
  *
  * Waits until the item's last queueing has run; an armed timer is not
  * waited for (as the kernel's flush_work() of a delayed item's work).
@@ -418,9 +424,12 @@ EXPORT_SYMBOL_GPL(wqcompat_work_busy);
  */
 bool wqcompat_flush_work(struct work_struct *work)
 {
-	struct wqcompat_work26_rec *rec = w26_find(work);
+	struct wqcompat_work26_rec *rec;
 	bool ret = false;
 
+	if (!wqcompat_work_is_legacy(work))
+		return w26_plain_flush(work) | (flush_work)(work);
+	rec = w26_find(work);
 	if (rec)
 		ret = (flush_work)(&rec->dwork.work);
 	if (w26_kernel_touched(work))
@@ -431,7 +440,7 @@ EXPORT_SYMBOL_GPL(wqcompat_flush_work);
 
 /**
  * wqcompat_cancel_work - cancel_work() of any item
- * @work: legacy item, or a modern one with a legacy timer armed
+ * @work: legacy item, or a modern one while W26_PLAIN records exist
  *
  * Takes the item off its queue and stops its timer; does not wait for a
  * running handler.  Return: true if it was pending.
@@ -443,7 +452,7 @@ bool wqcompat_cancel_work(struct work_struct *work)
 	bool ret = false;
 
 	if (!wqcompat_work_is_legacy(work))
-		return w26_plain_cancel(work) | (cancel_work)(work);
+		return w26_plain_cancel(work, false) | (cancel_work)(work);
 	rec = w26_find(work);
 	if (rec)
 		ret = (cancel_delayed_work)(&rec->dwork);
@@ -455,7 +464,7 @@ EXPORT_SYMBOL_GPL(wqcompat_cancel_work);
 
 /**
  * wqcompat_cancel_work_sync - cancel_work_sync() of any item
- * @work: legacy item, or a modern one with a legacy timer armed
+ * @work: legacy item, or a modern one while W26_PLAIN records exist
  *
  * Stops its timer, takes it off its queue and waits for a running
  * handler; converges on an item that re-queues or re-arms itself.
@@ -468,7 +477,7 @@ bool wqcompat_cancel_work_sync(struct work_struct *work)
 	bool ret = false;
 
 	if (!wqcompat_work_is_legacy(work))
-		return w26_plain_cancel(work) | (cancel_work_sync)(work);
+		return w26_plain_cancel(work, true) | (cancel_work_sync)(work);
 	rec = w26_find(work);
 	if (rec)
 		ret = cancel_delayed_work_sync(&rec->dwork);
@@ -494,7 +503,7 @@ int wqcompat_cancel_delayed_work(struct work_struct *work)
 	struct wqcompat_work26_rec *rec;
 
 	if (!wqcompat_work_is_legacy(work))
-		return w26_plain_cancel(work);
+		return w26_plain_cancel_timer(work);
 	rec = w26_find(work);
 	if (!rec || !timer_pending(&rec->dwork.timer))
 		return 0;

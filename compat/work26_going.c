@@ -127,21 +127,18 @@ static void w26_going_cancel(struct wqcompat_work26_rec *rec, void *arg)
 	item = rec->item;
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 
-	if (rec->kind == W26_PLAIN) {
-		if (w26_plain_stop(rec))
-			what = "delayed work still armed: cancelled";
-		func = NULL;
-	} else {
+	if (rec->kind == W26_LEGACY)
 		w26_get_handler(rec, &func, &data);
-		busy = (work_busy)(&rec->dwork.work);
-		if (timer_pending(&rec->dwork.timer))
-			what = "delayed work still armed: cancelled";
-		else if (busy & WORK_BUSY_PENDING)
-			what = "work still queued: cancelled";
-		else if (busy & WORK_BUSY_RUNNING)
-			what = "handler still running: waited for it";
-		cancel_delayed_work_sync(&rec->dwork);
-	}
+	busy = (work_busy)(&rec->dwork.work);
+	if (timer_pending(&rec->dwork.timer))
+		what = "delayed work still armed: cancelled";
+	else if (busy & WORK_BUSY_PENDING)
+		what = "work still queued: cancelled";
+	else if (busy & WORK_BUSY_RUNNING)
+		what = "handler still running: waited for it";
+	/* A plain record's item gives back the PENDING bit it held. */
+	if (cancel_delayed_work_sync(&rec->dwork) && rec->kind == W26_PLAIN)
+		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(item));
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	w26_unbind_locked(rec);

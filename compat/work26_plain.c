@@ -4,52 +4,49 @@
  *
  * A half-converted driver may initialise an item with the 2-argument
  * INIT_WORK and still queue it with the 2.6 queue_delayed_work(wq, w, d).
- * The item is the kernel's (its handler takes the work_struct), so it has
- * no shadow; what 2.6 kept inside it, a timer, comes from a W26_PLAIN
- * record found by the item's address.  While the timer is armed the
- * record holds the item's own PENDING bit, as 2.6's timer held ->pending:
+ * The item is the driver's modern one (its handler takes the work_struct),
+ * and what 2.6 kept inside it, a timer, comes from a W26_PLAIN record
+ * found by the item's address: its shadow, armed with the delay, calls the
+ * item's own handler with the item, as a worker would.
+ *
+ * From the arming until the shadow starts (or is cancelled) the record
+ * holds the item's own PENDING bit, as 2.6's timer held ->pending:
  * work_pending() is true and queue_work() returns 0, through the overlay
- * or the kernel.  The timer clears the bit and queues the item in one
- * hold of w26_lock.
+ * or the kernel.  The shadow clears it just before it calls the handler,
+ * as a worker does.  While any W26_PLAIN record is bound, the overlay's
+ * flush_work(), cancel_work*() and work_busy() of a modern item look here
+ * too (wqcompat_plain_active): the kernel's alone would not see the shadow
+ * and would spin on a PENDING bit that no queue holds.
  *
- * This is a slow path by nature (a lock and a lookup per call), used only
- * by code in the middle of its conversion.  The overlay's cancel_work*()
- * of a modern item looks here only while some plain timer is armed
- * (wqcompat_plain_armed), because the kernel's would spin on a PENDING bit
- * that no queue holds.
- *
- * The one window: between the timer's clearing of PENDING and its
- * queue_work_on(), a queue_work() of the item from elsewhere returns 1
- * where 2.6 returned 0; the item runs once either way.
+ * A slow path by nature (a lookup under w26_lock per call), for code in
+ * the middle of its conversion.  A module that goes away with such a timer
+ * armed has it cancelled like any of its legacy items (work26_going.c).
  */
 #include <linux/module.h>
-#include <linux/timer.h>
 #include <linux/workqueue.h>
 
 /* compat/ sees the kernel's headers first: add the overlay on top. */
 #include "include/linux/workqueue.h"
-#include "wqcompat_kapi.h"
 #include "work26_rec.h"
 
-atomic_t wqcompat_plain_armed = ATOMIC_INIT(0);
-EXPORT_SYMBOL_GPL(wqcompat_plain_armed);
+/* W26_PLAIN records bound; the overlay's gate for modern items. */
+atomic_t wqcompat_plain_active = ATOMIC_INIT(0);
+EXPORT_SYMBOL_GPL(wqcompat_plain_active);
 
-/* The timer: armed -> queued.  Softirq, interrupts off (TIMER_IRQSAFE). */
-void w26_plain_timer_fn(struct timer_list *t)
+/*
+ * The shadow of a W26_PLAIN record runs: give the item back its PENDING
+ * bit and call its handler, as process_one_work() would.  Worker context.
+ */
+void w26_plain_run(struct wqcompat_work26_rec *rec)
 {
-	struct wqcompat_work26_rec *rec =
-		timer_container_of(rec, t, dwork.timer);
-	struct work_struct *work;
+	struct work_struct *work = READ_ONCE(rec->item);
+	work_func_t fn;
 
-	raw_spin_lock(&w26_lock);
-	if (rec->armed) {
-		work = rec->item;
-		rec->armed = false;
-		atomic_dec(&wqcompat_plain_armed);
-		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
-		(queue_work_on)(rec->dwork.cpu, rec->dwork.wq, work);
-	}
-	raw_spin_unlock(&w26_lock);
+	if (!work)
+		return;
+	fn = READ_ONCE(work->func);
+	clear_bit_unlock(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
+	fn(work);
 }
 
 /**
@@ -69,80 +66,102 @@ bool w26_plain_queue(int cpu, struct workqueue_struct *wq,
 		     struct module *owner)
 {
 	struct wqcompat_work26_rec *rec;
-	unsigned long flags;
+	bool ret = false;
 
 	if (!delay)
 		return (queue_work_on)(cpu, wq, work);
-	if (w26_wq_dying(wq)) {
-		atomic_long_inc(&w26_stats.refused_destroy);
-		return false;
-	}
 	if (test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)))
 		return false;
 	rec = w26_take(work, owner, W26_PLAIN);
 	if (!rec) {
 		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
-		WARN_ONCE(1, "wqcompat: no record for the timer of %ps (queue_delayed_work of a 2-argument INIT_WORK item): not queued\n",
-			  work->func);
+		pr_err_ratelimited("wqcompat: no record for the timer of %ps (2.6 queue_delayed_work of a 2-argument INIT_WORK item): not queued\n",
+				   work->func);
 		return false;
 	}
-	/* Holding the item's PENDING bit, we own the idle timer. */
-	if (rec->dwork.timer.function != w26_plain_timer_fn)
-		timer_setup(&rec->dwork.timer, w26_plain_timer_fn,
-			    TIMER_IRQSAFE);
-	raw_spin_lock_irqsave(&w26_lock, flags);
-	rec->dwork.wq = wq;
-	rec->dwork.cpu = cpu;
-	rec->armed = true;
-	atomic_inc(&wqcompat_plain_armed);
-	rec->dwork.timer.expires = jiffies + delay;
-	if (cpu == WORK_CPU_UNBOUND)
-		add_timer(&rec->dwork.timer);
-	else
-		add_timer_on(&rec->dwork.timer, cpu);
-	raw_spin_unlock_irqrestore(&w26_lock, flags);
-	return true;
+	rcu_read_lock();
+	if (READ_ONCE(rec->dying)) {
+		ret = false;
+	} else if (w26_wq_dying(wq)) {
+		atomic_long_inc(&w26_stats.refused_destroy);
+	} else {
+		WRITE_ONCE(rec->qwq, wq);
+		ret = (queue_delayed_work_on)(cpu, wq, &rec->dwork, delay);
+	}
+	rcu_read_unlock();
+	if (!ret)
+		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
+	return ret;
 }
 
-/**
- * w26_plain_stop - stop a W26_PLAIN record's timer, if it is armed
- * @rec: the record
- *
- * Waits for a timer callback in progress.  Return: true if the timer was
- * armed and is now stopped (the item's PENDING bit is then released).
- * Context: any (the timer is irq-safe).
+/*
+ * The shadow was cancelled before it ran: the item's PENDING bit is ours
+ * to give back.
  */
-bool w26_plain_stop(struct wqcompat_work26_rec *rec)
+static bool w26_plain_cancelled(struct wqcompat_work26_rec *rec, bool stopped)
 {
-	unsigned long flags;
-	bool stopped = false;
-
-	if (!timer_delete_sync(&rec->dwork.timer))
-		return false;
-	raw_spin_lock_irqsave(&w26_lock, flags);
-	if (rec->armed) {
-		rec->armed = false;
-		atomic_dec(&wqcompat_plain_armed);
+	if (stopped)
 		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(rec->item));
-		stopped = true;
-	}
-	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	return stopped;
 }
 
 /**
- * w26_plain_cancel - 2.6 cancel_delayed_work() of a modern item
+ * w26_plain_cancel_timer - 2.6 cancel_delayed_work() of a modern item
  * @work: modern item
  *
- * Return: 1 if its legacy timer was armed and is now stopped, else 0.
- * Context: any.
+ * Return: 1 if its legacy timer was pending and the handler will not run
+ * for it, else 0.  Context: any.
  */
-int w26_plain_cancel(struct work_struct *work)
+int w26_plain_cancel_timer(struct work_struct *work)
 {
-	struct wqcompat_work26_rec *rec;
+	struct wqcompat_work26_rec *rec = w26_lookup(work, W26_PLAIN);
 
-	if (!atomic_read(&wqcompat_plain_armed))
+	if (!rec || !timer_pending(&rec->dwork.timer))
 		return 0;
-	rec = w26_lookup(work, W26_PLAIN);
-	return rec ? w26_plain_stop(rec) : 0;
+	return w26_plain_cancelled(rec, (cancel_delayed_work)(&rec->dwork));
+}
+
+/**
+ * w26_plain_cancel - cancel a modern item's legacy timer and its run
+ * @work: modern item
+ * @sync: also wait for a run in progress (process context only)
+ *
+ * Return: true if the legacy timer or its run was pending.  Context: any
+ * without @sync; process with it.
+ */
+bool w26_plain_cancel(struct work_struct *work, bool sync)
+{
+	struct wqcompat_work26_rec *rec = w26_lookup(work, W26_PLAIN);
+
+	if (!rec)
+		return false;
+	return w26_plain_cancelled(rec, sync ?
+				   cancel_delayed_work_sync(&rec->dwork) :
+				   (cancel_delayed_work)(&rec->dwork));
+}
+
+/**
+ * w26_plain_flush - wait for a modern item's legacy run in progress
+ * @work: modern item
+ *
+ * Return: true if it waited.  Context: process; sleeps.
+ */
+bool w26_plain_flush(struct work_struct *work)
+{
+	struct wqcompat_work26_rec *rec = w26_lookup(work, W26_PLAIN);
+
+	return rec && (flush_work)(&rec->dwork.work);
+}
+
+/**
+ * w26_plain_busy - work_busy() of a modern item's legacy run
+ * @work: modern item
+ *
+ * Return: WORK_BUSY_* of its shadow, or 0.  Context: any.
+ */
+unsigned int w26_plain_busy(struct work_struct *work)
+{
+	struct wqcompat_work26_rec *rec = w26_lookup(work, W26_PLAIN);
+
+	return rec ? (work_busy)(&rec->dwork.work) : 0;
 }

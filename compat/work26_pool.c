@@ -212,7 +212,6 @@ static void w26_rec_fresh(struct wqcompat_work26_rec *rec)
 	rec->item = NULL;
 	rec->cookie = 0;
 	rec->kind = W26_FREE;
-	rec->armed = false;
 	rec->dying = false;
 	rec->releasing = false;
 	rec->owner = NULL;
@@ -503,6 +502,10 @@ struct wqcompat_work26_rec *w26_take(struct work_struct *work,
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	rec = w26_hash_find(work, kind);
+	if (rec && !w26_module_refused(owner, NULL, work))
+		WRITE_ONCE(rec->owner, owner);	/* this caller's item now */
+	else
+		rec = NULL;
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	if (rec)
 		return rec;
@@ -522,6 +525,7 @@ struct wqcompat_work26_rec *w26_take(struct work_struct *work,
 		hash_add(w26_hash, &rec->hnode, (unsigned long)work);
 		w26_nr_bound++;
 		atomic_long_inc(&w26_stats.binds);
+		atomic_inc(&wqcompat_plain_active);
 	}
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	if (spare)
@@ -544,6 +548,8 @@ void w26_unbind_locked(struct wqcompat_work26_rec *rec)
 	if (rec->kind != W26_FREE && rec->item) {
 		hash_del(&rec->hnode);
 		w26_nr_bound--;
+		if (rec->kind == W26_PLAIN)
+			atomic_dec(&wqcompat_plain_active);
 	}
 	WRITE_ONCE(rec->item, NULL);
 	WRITE_ONCE(rec->cookie, 0);
@@ -560,10 +566,7 @@ void w26_recycle(struct wqcompat_work26_rec *rec)
 {
 	unsigned long flags;
 
-	if (rec->kind == W26_PLAIN)
-		timer_delete_sync(&rec->dwork.timer);	/* not armed */
-	else
-		cancel_delayed_work_sync(&rec->dwork);
+	cancel_delayed_work_sync(&rec->dwork);
 	w26_rec_fresh(rec);
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
@@ -640,19 +643,15 @@ static void w26_reclaim_one(struct wqcompat_work26_rec *rec, void *arg)
 
 	item = READ_ONCE(rec->item);
 	cookie = READ_ONCE(rec->cookie);
-	if (!item)
+	if (!item || (work_busy)(&rec->dwork.work))
 		return;
-	if (rec->kind == W26_PLAIN) {
-		gone = !READ_ONCE(rec->armed);
-	} else {
-		if ((work_busy)(&rec->dwork.work))
-			return;
-		gone = !w26_item_there(rec, item, cookie);
-	}
+	/* A plain record holds nothing while its shadow is idle. */
+	gone = rec->kind == W26_PLAIN || !w26_item_there(rec, item, cookie);
 	if (!gone)
 		return;
 	raw_spin_lock_irqsave(&w26_lock, flags);
-	gone = rec->item == item && rec->cookie == cookie && !rec->armed &&
+	gone = rec->item == item && rec->cookie == cookie &&
+	       !(work_busy)(&rec->dwork.work) &&
 	       !rec->dying && !rec->releasing;
 	if (gone) {
 		rec->releasing = true;
@@ -714,11 +713,7 @@ static void w26_count_one(struct wqcompat_work26_rec *rec, void *arg)
 	struct w26_census *c = arg;
 	unsigned int busy;
 
-	if (READ_ONCE(rec->kind) == W26_PLAIN) {
-		c->plain++;
-		c->armed += READ_ONCE(rec->armed);
-		return;
-	}
+	c->plain += READ_ONCE(rec->kind) == W26_PLAIN;
 	busy = (work_busy)(&rec->dwork.work);
 	c->armed += timer_pending(&rec->dwork.timer);
 	c->queued += (busy & WORK_BUSY_PENDING) &&
@@ -820,14 +815,8 @@ void wqcompat_work26_pool_exit(void)
 
 		if (!chunk)
 			continue;
-		for (i = 0; i < chunk->nr; i++) {
-			struct wqcompat_work26_rec *rec = &chunk->recs[i];
-
-			if (rec->kind == W26_PLAIN)
-				timer_delete_sync(&rec->dwork.timer);
-			else
-				cancel_delayed_work_sync(&rec->dwork);
-		}
+		for (i = 0; i < chunk->nr; i++)
+			cancel_delayed_work_sync(&chunk->recs[i].dwork);
 		w26_chunks[slot] = NULL;
 		kvfree(chunk);
 	}

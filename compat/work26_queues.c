@@ -197,21 +197,10 @@ static void w26_timer_now(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_timers_now *tn = arg;
 
-	if (READ_ONCE(rec->dwork.wq) != tn->wq)
-		return;
-	if (READ_ONCE(rec->kind) == W26_LEGACY) {
-		if (timer_pending(&rec->dwork.timer) &&
-		    flush_delayed_work(&rec->dwork))
-			tn->n++;
-	} else if (READ_ONCE(rec->kind) == W26_PLAIN &&
-		   READ_ONCE(rec->armed)) {
-		struct work_struct *item = READ_ONCE(rec->item);
-
-		if (item && w26_plain_stop(rec)) {
-			(queue_work_on)(rec->dwork.cpu, tn->wq, item);
-			tn->n++;
-		}
-	}
+	if (READ_ONCE(rec->dwork.wq) == tn->wq &&
+	    timer_pending(&rec->dwork.timer) &&
+	    flush_delayed_work(&rec->dwork))
+		tn->n++;
 }
 
 /**

@@ -39,16 +39,13 @@ enum w26_kind {
  * @releasing:	claimed by the one (reclaim or module unload) that will put
  *		it back on the free list; under w26_lock
  * @kind:	enum w26_kind
- * @armed:	W26_PLAIN: @dwork.timer was added and neither fired nor was
- *		deleted; @item's own PENDING bit is held for as long
  * @owner:	module of the call that bound or last initialised the item
  * @link:	the value of @item->entry.next while bound: where this record
  *		is in the pool, tagged with bit 0 (constant)
  * @hnode:	in w26_hash while bound
  * @next_free:	on the free list
- * @dwork:	the shadow (W26_LEGACY): the only work item the kernel sees;
- *		W26_PLAIN uses its timer (@dwork.wq and @dwork.cpu give the
- *		target) with wqcompat's own callback
+ * @dwork:	the shadow: the only work item the kernel sees; for
+ *		W26_PLAIN it runs @item's own handler (work26_plain.c)
  */
 struct wqcompat_work26_rec {
 	struct work_struct *item;
@@ -60,7 +57,6 @@ struct wqcompat_work26_rec {
 	bool dying;
 	bool releasing;
 	u8 kind;
-	bool armed;
 	struct module *owner;
 	unsigned long link;
 	struct hlist_node hnode;
@@ -118,9 +114,11 @@ extern struct w26_stats w26_stats;
 bool w26_plain_queue(int cpu, struct workqueue_struct *wq,
 		     struct work_struct *work, unsigned long delay,
 		     struct module *owner);
-int w26_plain_cancel(struct work_struct *work);
-bool w26_plain_stop(struct wqcompat_work26_rec *rec);
-void w26_plain_timer_fn(struct timer_list *t);
+void w26_plain_run(struct wqcompat_work26_rec *rec);
+int w26_plain_cancel_timer(struct work_struct *work);
+bool w26_plain_cancel(struct work_struct *work, bool sync);
+bool w26_plain_flush(struct work_struct *work);
+unsigned int w26_plain_busy(struct work_struct *work);
 
 /* work26_queues.c */
 bool w26_wq_dying(struct workqueue_struct *wq);

@@ -94,8 +94,14 @@ int wqcompat_execute_in_process_context(void (*fn)(void *data), void *data,
 
 /* The 2.6 "events" queue: wqcompat's own, never system_wq. */
 extern struct workqueue_struct *wqcompat_events_wq;
-/* Modern items whose legacy delayed-work timer is armed (work26_plain.c). */
-extern atomic_t wqcompat_plain_armed;
+/* Records for 2.6 delayed calls on modern items exist (work26_plain.c). */
+extern atomic_t wqcompat_plain_active;
+
+static inline bool __wqcompat_slow(struct work_struct *work)
+{
+	return wqcompat_work_is_legacy(work) ||
+	       unlikely(atomic_read(&wqcompat_plain_active));
+}
 
 /* The modern arm of the delayed calls: the kernel's, for a modern item. */
 static inline bool __wqcompat_queue_dwork_on(int cpu,
@@ -274,7 +280,7 @@ static inline bool __wqcompat_work_pending(struct work_struct *work)
 
 static inline bool __wqcompat_flush_work(struct work_struct *work)
 {
-	if (wqcompat_work_is_legacy(work))
+	if (__wqcompat_slow(work))
 		return wqcompat_flush_work(work);
 	return (flush_work)(work);
 }
@@ -282,8 +288,7 @@ static inline bool __wqcompat_flush_work(struct work_struct *work)
 
 static inline bool __wqcompat_cancel_work(struct work_struct *work)
 {
-	if (wqcompat_work_is_legacy(work) ||
-	    unlikely(atomic_read(&wqcompat_plain_armed)))
+	if (__wqcompat_slow(work))
 		return wqcompat_cancel_work(work);
 	return (cancel_work)(work);
 }
@@ -291,8 +296,7 @@ static inline bool __wqcompat_cancel_work(struct work_struct *work)
 
 static inline bool __wqcompat_cancel_work_sync(struct work_struct *work)
 {
-	if (wqcompat_work_is_legacy(work) ||
-	    unlikely(atomic_read(&wqcompat_plain_armed)))
+	if (__wqcompat_slow(work))
 		return wqcompat_cancel_work_sync(work);
 	return (cancel_work_sync)(work);
 }
@@ -300,7 +304,7 @@ static inline bool __wqcompat_cancel_work_sync(struct work_struct *work)
 
 static inline unsigned int __wqcompat_work_busy(struct work_struct *work)
 {
-	if (wqcompat_work_is_legacy(work))
+	if (__wqcompat_slow(work))
 		return wqcompat_work_busy(work);
 	return (work_busy)(work);
 }
