@@ -20,7 +20,8 @@ def add_parser(sub):
                        'DIR without one becomes one module of all its .c files, named '
                        'after DIR.  The build happens in a copy of links, so DIR gets no '
                        'objects.  Prints the paths of the modules built.')
-    p.add_argument('--kernel', default='stock', help='stock (default), debug or a KDIR')
+    p.add_argument('--kernel', default='stock',
+                   help='stock (the default: 6.1), 6.1, 6.12, debug, debug-kcsan or a KDIR')
     p.add_argument('--no-shim', action='store_true',
                    help='build plainly, as a converted driver must build')
     p.add_argument('--lint', action='store_true', help='W=1 C=2; fail on any warning')
@@ -59,14 +60,14 @@ def build(directory, kernel='stock', shim=True, lint=False, out=None, quiet=Fals
     if root and os.path.relpath(os.path.abspath(directory),
                                 os.path.abspath(root)).startswith('..'):
         raise WqportError(f'--root {root} does not contain {directory}')
+    build_name = paths.kernel_build_name(kernel)
     kdir = paths.kernel_kdir(kernel)
     if not kdir or not os.path.exists(os.path.join(kdir, 'Makefile')):
         raise WqportError(f'no kernel build tree for {kernel}: run scripts/install-deps')
     src = os.path.abspath(directory)
     name = module_name(src)
     out = os.path.abspath(out or os.path.join(
-        paths.BUILD, 'drivers', name, paths.kernel_build_name(kernel) +
-        ('' if shim else '-noshim')))
+        paths.BUILD, 'drivers', name, build_name + ('' if shim else '-noshim')))
     if root:
         # mirror ROOT; build its DIRECTORY part
         link_farm(os.path.abspath(root), out)

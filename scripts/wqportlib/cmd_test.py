@@ -13,6 +13,8 @@ from .paths import InfraError, WqportError
 PASS, TEST_FAILURE, USAGE, FINDINGS, CRASH, TIMEOUT, INFRA = 0, 1, 2, 3, 4, 5, 6
 OUTCOME = {PASS: 'pass', TEST_FAILURE: 'test failure', FINDINGS: 'kernel-log findings',
            CRASH: 'kernel crash', TIMEOUT: 'timeout', INFRA: 'infrastructure failure'}
+# Default --timeout: a stock kernel boots in seconds under TCG, a debug kernel
+# in about a minute and runs everything several times slower.
 DEFAULT_TIMEOUT = {'stock': 180, 'debug': 600}
 
 
@@ -24,9 +26,11 @@ def add_parser(sub):
                        'kernel log is clean; otherwise 1 test failure, 3 kernel-log '
                        'findings, 4 kernel crash, 5 timeout, 6 infrastructure failure.')
     p.add_argument('--kernel', default='stock',
-                   help='stock (default), debug, or a kernel build tree')
+                   help='stock (the default: 6.1), 6.1, 6.12, debug (6.12 with '
+                   'lockdep, KASAN, kmemleak, ...), debug-kcsan, or a kernel build tree')
     p.add_argument('--script', help='guest shell script run after the modules load')
-    p.add_argument('--timeout', type=float, help='seconds (default 180 stock, 600 debug)')
+    p.add_argument('--timeout', type=float,
+                   help='seconds (default 180 on a stock kernel, 600 on a debug one)')
     p.add_argument('--accel', choices=('tcg', 'tcg-single', 'kvm'), default='tcg',
                    help='QEMU accelerator (default tcg, one host thread per vCPU; '
                    'tcg-single: one thread for all, for scenarios that patch live '
@@ -88,8 +92,8 @@ def judge(scan, result, plan, expected=()):
 
 def run(args):
     kernel = args.kernel
-    if kernel not in ('stock', 'debug') and not os.path.isdir(kernel):
-        raise WqportError(f'--kernel {kernel}: not stock, debug or a kernel build tree')
+    if not paths.kernel_name(kernel):
+        raise WqportError(f'--kernel {kernel}: not {paths.KERNELS}')
     for m in args.modules:
         if not m.endswith('.ko') or not os.path.isfile(m):
             raise WqportError(f'{m}: no such module file')
@@ -103,7 +107,8 @@ def run(args):
             raise WqportError(f'--expect-finding {rx!r}: {e}')
     if args.script and not os.path.isfile(args.script):
         raise WqportError(f'{args.script}: no such script')
-    timeout = args.timeout or DEFAULT_TIMEOUT.get(kernel, 600)
+    timeout = args.timeout or DEFAULT_TIMEOUT[
+        'debug' if paths.is_debug(kernel) or os.path.isdir(kernel) else 'stock']
 
     try:
         image = paths.kernel_image(kernel)

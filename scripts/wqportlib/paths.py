@@ -23,10 +23,13 @@ class InfraError(WqportError):
     """The machinery failed (a tool or a kernel missing, QEMU refused)."""
 
 
-def lib_sh(function, *args):
-    """Run a function of scripts/lib.sh; return its stdout or None."""
+def lib_sh(function, *args, show_errors=False):
+    """Run a function of scripts/lib.sh; return its stdout or None.  With
+    show_errors its stderr (progress of a kernel fetch or build, errors)
+    reaches the user."""
     cmd = ['bash', '-c', '. "$0/lib.sh"; "$@"', SCRIPTS, function, *args]
-    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    res = subprocess.run(cmd, stdout=subprocess.PIPE,
+                         stderr=None if show_errors else subprocess.DEVNULL,
                          text=True, check=False)
     out = res.stdout.strip()
     return out if res.returncode == 0 and out else None
@@ -36,48 +39,54 @@ def script(name):
     return os.path.join(SCRIPTS, name)
 
 
+KERNELS = 'stock (the default, 6.1), 6.1, 6.12, debug, debug-kcsan or a kernel build tree'
+
+
+def kernel_name(kernel):
+    """The canonical name of KERNEL (`stock` is 6.1; a tree, its absolute
+    path), or None when it is no kernel (see KERNELS)."""
+    return lib_sh('kernel_name', kernel)
+
+
+def is_debug(kernel):
+    """Whether KERNEL is one of the debug kernels built by wqport."""
+    return (kernel_name(kernel) or '').startswith('debug')
+
+
 def kernel_build_name(kernel):
     """The build/ subdirectory scripts/kbuild uses for KERNEL."""
-    if kernel in ('stock', 'debug'):
-        return kernel
-    import hashlib
-    kdir = os.path.realpath(kernel)
-    return 'kdir-' + hashlib.sha256((kdir + '\n').encode()).hexdigest()[:12]
-
-
-def ensure_debug_kernel():
-    """Build the debug kernel if it is not in the cache yet."""
-    subprocess.run([script('build-debug-kernel')], stdout=subprocess.DEVNULL,
-                   check=True)
+    name = lib_sh('kernel_build_name', kernel)
+    if not name:
+        raise WqportError(f'--kernel {kernel}: not {KERNELS}')
+    return name
 
 
 def kernel_image(kernel):
-    if kernel == 'debug':
-        ensure_debug_kernel()
-    return lib_sh('kernel_image', kernel)
+    """KERNEL's bootable image, fetched or built into the cache first."""
+    return lib_sh('kernel_image', kernel, show_errors=True)
 
 
 def kernel_kdir(kernel):
-    if kernel == 'debug':
-        ensure_debug_kernel()
-    return lib_sh('kernel_kdir', kernel)
+    """KERNEL's build tree, fetched or built into the cache first."""
+    return lib_sh('kernel_kdir', kernel, show_errors=True)
 
 
 def linux_source(relpath):
-    """A path of Debian's linux-source-6.1: in the debug kernel's tree when it
-    is built, else extracted once from the tarball into the cache."""
+    """A path of Debian's linux-source the debug kernels are built from: in
+    the debug kernel's tree when it is built, else extracted once from the
+    tarball into the cache."""
     dbg = lib_sh('debug_kernel_dir')
     if dbg and os.path.exists(os.path.join(dbg, '.built')):
         return os.path.join(dbg, 'linux', relpath)
+    src = lib_sh('debug_kernel_source')
     dest = os.path.join(CACHE, 'linux-source-parts')
-    path = os.path.join(dest, 'linux-source-6.1', relpath)
+    path = os.path.join(dest, src, relpath)
     if not os.path.exists(path):
-        tarball = '/usr/src/linux-source-6.1.tar.xz'
+        tarball = f'/usr/src/{src}.tar.xz'
         if not os.path.exists(tarball):
             raise InfraError(f'{tarball} missing: run scripts/install-deps')
         os.makedirs(dest, exist_ok=True)
-        subprocess.run(['tar', '-xJf', tarball, '-C', dest,
-                        'linux-source-6.1/' + relpath], check=True)
+        subprocess.run(['tar', '-xJf', tarball, '-C', dest, f'{src}/{relpath}'], check=True)
     return path
 
 
