@@ -67,7 +67,7 @@ w26_get(struct work_struct *work, struct module *owner)
 	struct wqcompat_work26_rec *rec;
 
 	if (likely(smp_load_acquire(&work->func) == wqcompat_work_trampoline)) {
-		rec = w26_rec_of(work);
+		rec = wqcompat_w26_rec_of(work);
 		if (likely(rec))
 			return rec;
 	}
@@ -79,7 +79,7 @@ static struct wqcompat_work26_rec *w26_find(struct work_struct *work)
 {
 	if (smp_load_acquire(&work->func) != wqcompat_work_trampoline)
 		return NULL;
-	return w26_rec_of(work) ?: w26_lookup(work, W26_LEGACY);
+	return wqcompat_w26_rec_of(work) ?: w26_lookup(work, W26_LEGACY);
 }
 
 /*
@@ -123,7 +123,7 @@ void wqcompat_init_work(struct work_struct *work, void (*func)(void *data),
 	struct wqcompat_work26_rec *rec = NULL;
 
 	if (READ_ONCE(work->func) == wqcompat_work_trampoline)
-		rec = w26_rec_of(work);
+		rec = wqcompat_w26_rec_of(work);
 #ifdef CONFIG_LOCKDEP
 	lockdep_init_map(&work->lockdep_map, name, key, 0);
 #endif
@@ -133,7 +133,7 @@ void wqcompat_init_work(struct work_struct *work, void (*func)(void *data),
 		    (cancel_delayed_work)(&rec->dwork))
 			pr_warn_ratelimited("wqcompat: INIT_WORK() of pending legacy work %ps (item %p): cancelled it, as 2.6 reset it\n",
 					    func, work);
-		w26_set_handler(rec, func, data);
+		wqcompat_w26_set_handler(rec, func, data);
 		WRITE_ONCE(rec->owner, owner);
 		return;
 	}
@@ -166,9 +166,9 @@ void wqcompat_prepare_work(struct work_struct *work, void (*func)(void *data),
 	work_func_t fn = smp_load_acquire(&work->func);
 
 	if (fn == wqcompat_work_trampoline) {
-		rec = w26_rec_of(work) ?: w26_lookup(work, W26_LEGACY);
+		rec = wqcompat_w26_rec_of(work) ?: w26_lookup(work, W26_LEGACY);
 		if (rec) {
-			w26_set_handler(rec, func, data);
+			wqcompat_w26_set_handler(rec, func, data);
 			return;
 		}
 	} else if (fn == wqcompat_work_unbound) {

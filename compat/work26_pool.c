@@ -7,16 +7,18 @@
  * ------
  * Records live in chunks that are never freed while wqcompat.ko is loaded,
  * so a pointer into a chunk never dangles: a stale link in a dead item can
- * be looked at, only never trusted.  A chunk sits in one of W26_SLOTS slots;
+ * be looked at, only never trusted.  A chunk sits in one of WQCOMPAT_W26_SLOTS slots;
  * a bound item's ->entry.next holds its record's place as
  *
- *	link = index << 16 | slot << 1 | 1
+ *	link = index << 17 | slot << 1 | 1
  *
  * which decodes with two bounds checks and no dereference of anything the
- * item says (w26_link_rec()); bit 0 tells it from a list pointer the kernel
+ * item says (wqcompat_w26_link_rec()); bit 0 tells it from a list pointer the kernel
  * would have written there.  The item's ->entry.prev holds the binding's
- * cookie; the record holds both item and cookie.  A link is trusted only if
- * all three agree (w26_rec_of()).
+ * cookie; the record holds both.  A link is trusted only if the record it
+ * names is bound to this very item (wqcompat_w26_rec_of()); the cookie
+ * tells a struct copy of an item from a stale one.  These decoders and the
+ * queueing fast paths are inline, in <linux/wqcompat_work26.h>.
  *
  * Binding (w26_bind()) happens at an unbound item's first queueing, under
  * w26_lock: from the free list, never allocating under the lock or outside
@@ -63,10 +65,9 @@
 #include "wqcompat_kapi.h"
 #include "work26_rec.h"
 
-#define W26_SLOTS	1024		/* chunks, each of any size */
-#define W26_SLOT_BITS	15		/* room in a link */
-#define W26_ATOMIC_CHUNK 64		/* records added by a caller that
-					 * may not sleep (GFP_NOWAIT) */
+#define W26_NOWAIT_CHUNK 128		/* records added by a caller that
+					 * may not sleep (GFP_NOWAIT): one
+					 * order-3 allocation */
 #define W26_MAX_CHUNK	65536		/* records in the largest chunk */
 
 static unsigned int work26_reserve = 256;
@@ -77,15 +78,12 @@ MODULE_PARM_DESC(work26_reserve,
 DEFINE_RAW_SPINLOCK(w26_lock);
 struct w26_stats w26_stats;
 
-struct w26_chunk {
-	unsigned int nr;
-	struct wqcompat_work26_rec recs[];
-};
-
-static struct w26_chunk *w26_chunks[W26_SLOTS];	/* published once each */
+/* Published once each; read by the overlay's inline fast paths. */
+struct wqcompat_w26_chunk *wqcompat_w26_chunks[WQCOMPAT_W26_SLOTS];
+EXPORT_SYMBOL_GPL(wqcompat_w26_chunks);
 static unsigned int w26_nr_slots;		/* under w26_lock */
 
-#define W26_HASH_BITS 10
+#define W26_HASH_BITS 14		/* 16384 buckets: slow paths only */
 static DEFINE_HASHTABLE(w26_hash, W26_HASH_BITS);	/* bound, by item */
 static struct wqcompat_work26_rec *w26_free;		/* free list */
 static unsigned long w26_nr_free, w26_nr_total, w26_nr_bound;
@@ -96,39 +94,7 @@ static DECLARE_WORK(w26_refill_work, w26_refill_fn);
 static struct dentry *w26_debugfs;
 
 /* ------------------------------------------------------------------ */
-/* Links */
-
-static struct wqcompat_work26_rec *w26_link_rec(unsigned long link)
-{
-	unsigned long slot = (link >> 1) & ((1UL << W26_SLOT_BITS) - 1);
-	unsigned long idx = link >> 16;
-	struct w26_chunk *chunk;
-
-	if (!(link & 1) || slot >= W26_SLOTS)
-		return NULL;
-	chunk = READ_ONCE(w26_chunks[slot]);
-	if (!chunk || idx >= chunk->nr)
-		return NULL;
-	return &chunk->recs[idx];
-}
-
-/**
- * w26_rec_of - the record a bound item's link names, if it is trusted
- * @work: an item whose ->func was read (acquire) as wqcompat_work_trampoline
- *
- * Context: any; lockless.  Return: the record, or NULL if the link is not
- * this item's (the kernel overwrote it, or @work is a copy of an item).
- */
-struct wqcompat_work26_rec *w26_rec_of(struct work_struct *work)
-{
-	unsigned long link = (unsigned long)READ_ONCE(work->entry.next);
-	struct wqcompat_work26_rec *rec = w26_link_rec(link);
-
-	if (unlikely(!rec) || READ_ONCE(rec->item) != work ||
-	    READ_ONCE(rec->cookie) != (unsigned long)READ_ONCE(work->entry.prev))
-		return NULL;
-	return rec;
-}
+/* Lookups */
 
 static struct wqcompat_work26_rec *w26_hash_find(struct work_struct *work,
 						 enum w26_kind kind)
@@ -167,30 +133,11 @@ struct wqcompat_work26_rec *w26_lookup(struct work_struct *work,
 /* ------------------------------------------------------------------ */
 /* Handler and data, as a pair */
 
-/**
- * w26_set_handler - change what a record's next run calls
- * @rec: a bound record
- * @func: legacy handler
- * @data: its argument
- *
- * A run reads the pair it was given or the new one, never a mix.
- * Context: any; does not sleep.
+/*
+ * The pair a run calls now (the writer is wqcompat_w26_set_handler()).
+ * Process context: a writer interrupted on this CPU would make a reader in
+ * an interrupt wait forever; interrupt context uses w26_try_get_handler().
  */
-void w26_set_handler(struct wqcompat_work26_rec *rec,
-		     void (*func)(void *data), void *data)
-{
-	unsigned long flags;
-
-	/* Interrupts off: a reader on this CPU must never wait for us. */
-	local_irq_save(flags);
-	raw_write_seqcount_begin(&rec->seq);
-	WRITE_ONCE(rec->func, func);
-	WRITE_ONCE(rec->data, data);
-	raw_write_seqcount_end(&rec->seq);
-	local_irq_restore(flags);
-}
-
-/* The pair a run calls now.  Any context. */
 void w26_get_handler(struct wqcompat_work26_rec *rec,
 		     void (**func)(void *data), void **data)
 {
@@ -201,6 +148,19 @@ void w26_get_handler(struct wqcompat_work26_rec *rec,
 		*func = READ_ONCE(rec->func);
 		*data = READ_ONCE(rec->data);
 	} while (read_seqcount_retry(&rec->seq, s));
+}
+
+/* The pair, or false if a writer is between its two stores.  Any context. */
+static bool w26_try_get_handler(struct wqcompat_work26_rec *rec,
+				void (**func)(void *data), void **data)
+{
+	unsigned int s = raw_read_seqcount(&rec->seq);
+
+	if (s & 1)
+		return false;
+	*func = READ_ONCE(rec->func);
+	*data = READ_ONCE(rec->data);
+	return !read_seqcount_retry(&rec->seq, s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -236,17 +196,20 @@ static void w26_push_free(struct wqcompat_work26_rec *rec)
  */
 static int w26_add_chunk(unsigned int nr, gfp_t gfp)
 {
-	struct w26_chunk *chunk;
+	struct wqcompat_w26_chunk *chunk;
 	unsigned long flags;
 	unsigned int slot, i;
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	slot = w26_nr_slots;
-	if (slot < W26_SLOTS)
+	if (slot < WQCOMPAT_W26_SLOTS)
 		w26_nr_slots++;
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
-	if (slot >= W26_SLOTS)
+	if (slot >= WQCOMPAT_W26_SLOTS) {
+		pr_warn_ratelimited("wqcompat: all %u chunk slots of legacy work records used\n",
+				    WQCOMPAT_W26_SLOTS);
 		return -ENOSPC;
+	}
 
 	if (gfpflags_allow_blocking(gfp))
 		chunk = kvzalloc(struct_size(chunk, recs, nr), gfp);
@@ -260,12 +223,13 @@ static int w26_add_chunk(unsigned int nr, gfp_t gfp)
 
 		seqcount_init(&rec->seq);
 		INIT_HLIST_NODE(&rec->hnode);
-		rec->link = (unsigned long)i << 16 | slot << 1 | 1;
+		rec->link = (unsigned long)i << (WQCOMPAT_W26_SLOT_BITS + 1) |
+			    slot << 1 | 1;
 		w26_rec_fresh(rec);
 	}
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
-	smp_store_release(&w26_chunks[slot], chunk);
+	smp_store_release(&wqcompat_w26_chunks[slot], chunk);
 	for (i = nr; i-- > 0;)
 		w26_push_free(&chunk->recs[i]);
 	w26_nr_total += nr;
@@ -307,7 +271,7 @@ static struct wqcompat_work26_rec *w26_pop_free(void)
 		if (rec || tried || !preemptible())
 			return rec;
 		tried = true;
-		if (w26_add_chunk(W26_ATOMIC_CHUNK, GFP_NOWAIT | __GFP_NOWARN))
+		if (w26_add_chunk(W26_NOWAIT_CHUNK, GFP_NOWAIT | __GFP_NOWARN))
 			return NULL;
 	}
 }
@@ -355,11 +319,13 @@ static void w26_publish(struct wqcompat_work26_rec *rec,
 	}
 	w26_copy_class(rec, work);
 	WRITE_ONCE(rec->cookie, ++w26_cookie);
-	w26_set_handler(rec, func, data);
+	wqcompat_w26_set_handler(rec, func, data);
 	WRITE_ONCE(rec->owner, owner);
 	WRITE_ONCE(rec->dying, false);
 	atomic_long_inc(&w26_stats.binds);
 	if (link) {
+		/* The fast paths reach @rec through the link, lockless. */
+		smp_wmb();
 		WRITE_ONCE(work->entry.prev, (struct list_head *)rec->cookie);
 		WRITE_ONCE(work->entry.next, (struct list_head *)rec->link);
 	} else {
@@ -401,20 +367,20 @@ again:
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	fn = READ_ONCE(work->func);
 	if (fn == wqcompat_work_trampoline) {
-		rec = w26_rec_of(work) ?: w26_hash_find(work, W26_LEGACY);
+		rec = wqcompat_w26_rec_of(work) ?: w26_hash_find(work, W26_LEGACY);
 		if (rec)
 			goto out;
 		/* A struct copy of a bound item: same handler, new record. */
-		orig = w26_link_rec((unsigned long)READ_ONCE(work->entry.next));
+		orig = wqcompat_w26_link_rec((unsigned long)READ_ONCE(work->entry.next));
 		if (!orig || !READ_ONCE(orig->item) ||
-		    orig->cookie != (unsigned long)READ_ONCE(work->entry.prev)) {
+		    orig->cookie != (unsigned long)READ_ONCE(work->entry.prev) ||
+		    !w26_try_get_handler(orig, &func, &data)) {
 			raw_spin_unlock_irqrestore(&w26_lock, flags);
 			atomic_long_inc(&w26_stats.lost);
 			pr_err_ratelimited("wqcompat: legacy work %p: its record is gone and its handler unknown (item overwritten?): not queued\n",
 					   work);
 			goto fail;
 		}
-		w26_get_handler(orig, &func, &data);
 	} else if (fn == wqcompat_work_unbound) {
 		func = (void (*)(void *))READ_ONCE(work->entry.next);
 		data = READ_ONCE(work->entry.prev);
@@ -436,9 +402,12 @@ again:
 			if (spare)
 				goto again;
 			atomic_long_inc(&w26_stats.exhausted);
-			WARN_ONCE(1, "wqcompat: no free legacy work record (in %s context, %lu in use, wqcompat.work26_reserve=%u): %ps not queued\n",
-				  in_hardirq() ? "hard IRQ" : "atomic",
-				  w26_nr_bound, work26_reserve, func);
+			pr_err_ratelimited("wqcompat: no free legacy work record %s (%lu in use; wqcompat.work26_reserve=%u): %ps not queued\n",
+					   preemptible() ?
+					   "and no memory for more" :
+					   "in atomic context, where none may be allocated",
+					   READ_ONCE(w26_nr_bound),
+					   READ_ONCE(work26_reserve), func);
 			goto fail;
 		}
 	}
@@ -468,18 +437,14 @@ struct wqcompat_work26_rec *w26_bind_unlinked(struct work_struct *work,
 					      struct module *owner)
 {
 	struct wqcompat_work26_rec *rec;
-	void (*func)(void *data);
 	unsigned long flags;
-	void *data;
 
 	rec = w26_bind(work, owner);
 	if (!rec)
 		return NULL;
 	raw_spin_lock_irqsave(&w26_lock, flags);
-	if (READ_ONCE(work->entry.next) != &work->entry) {
-		w26_get_handler(rec, &func, &data);
-		w26_publish(rec, work, rec->owner, func, data, false);
-	}
+	if (READ_ONCE(work->entry.next) != &work->entry)
+		INIT_LIST_HEAD(&work->entry);
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	return rec;
 }
@@ -583,8 +548,8 @@ void w26_for_each_rec(void (*fn)(struct wqcompat_work26_rec *rec, void *arg),
 	unsigned int slot, i;
 
 	might_sleep();
-	for (slot = 0; slot < W26_SLOTS; slot++) {
-		struct w26_chunk *chunk = READ_ONCE(w26_chunks[slot]);
+	for (slot = 0; slot < READ_ONCE(w26_nr_slots); slot++) {
+		struct wqcompat_w26_chunk *chunk = READ_ONCE(wqcompat_w26_chunks[slot]);
 
 		if (!chunk)
 			continue;
@@ -809,15 +774,15 @@ void wqcompat_work26_pool_exit(void)
 	debugfs_remove(debugfs_lookup("work26", wqcompat_debugfs));
 	debugfs_remove_recursive(w26_debugfs);
 	cancel_work_sync(&w26_refill_work);
-	for (slot = 0; slot < W26_SLOTS; slot++) {
-		struct w26_chunk *chunk = w26_chunks[slot];
+	for (slot = 0; slot < WQCOMPAT_W26_SLOTS; slot++) {
+		struct wqcompat_w26_chunk *chunk = wqcompat_w26_chunks[slot];
 		unsigned int i;
 
 		if (!chunk)
 			continue;
 		for (i = 0; i < chunk->nr; i++)
 			cancel_delayed_work_sync(&chunk->recs[i].dwork);
-		w26_chunks[slot] = NULL;
+		wqcompat_w26_chunks[slot] = NULL;
 		kvfree(chunk);
 	}
 	hash_init(w26_hash);

@@ -41,15 +41,17 @@ struct w26_dying_wq {
 	struct workqueue_struct *wq;
 };
 static LIST_HEAD(w26_dying_wqs);
-static atomic_t w26_nr_dying_wqs = ATOMIC_INIT(0);
+/* How many: the overlay's inline delayed fast path reads it. */
+atomic_t wqcompat_w26_dying_wqs = ATOMIC_INIT(0);
+EXPORT_SYMBOL_GPL(wqcompat_w26_dying_wqs);
 
 /**
  * w26_wq_dying - is @wq being destroyed by wqcompat_destroy_workqueue()?
  * @wq: a workqueue
  *
- * Called inside an RCU read-side section by the legacy arming paths, so
- * that the destroyer's synchronize_rcu() waits for an arming that did not
- * see it.  Context: any.  Return: true if so.
+ * Called with preemption off (or in an RCU read-side section) by the
+ * legacy arming paths, so that the destroyer's synchronize_rcu() waits for
+ * an arming that did not see it.  Context: any.  Return: true if so.
  */
 bool w26_wq_dying(struct workqueue_struct *wq)
 {
@@ -57,7 +59,7 @@ bool w26_wq_dying(struct workqueue_struct *wq)
 	unsigned long flags;
 	bool dying = false;
 
-	if (likely(!atomic_read(&w26_nr_dying_wqs)))
+	if (likely(!atomic_read(&wqcompat_w26_dying_wqs)))
 		return false;
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	list_for_each_entry(d, &w26_dying_wqs, node)
@@ -225,7 +227,7 @@ void wqcompat_destroy_workqueue(struct workqueue_struct *wq)
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	list_add(&dying.node, &w26_dying_wqs);
-	atomic_inc(&w26_nr_dying_wqs);
+	atomic_inc(&wqcompat_w26_dying_wqs);
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	/* An arming that did not see @wq dying has finished. */
 	synchronize_rcu();
@@ -241,7 +243,7 @@ void wqcompat_destroy_workqueue(struct workqueue_struct *wq)
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	list_del(&dying.node);
-	atomic_dec(&w26_nr_dying_wqs);
+	atomic_dec(&wqcompat_w26_dying_wqs);
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 }
 EXPORT_SYMBOL_GPL(wqcompat_destroy_workqueue);

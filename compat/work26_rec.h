@@ -15,6 +15,7 @@
 #include <linux/workqueue.h>
 
 #include "include/linux/workqueue.h"
+#include "include/linux/wqcompat_work26.h"
 
 struct module;
 
@@ -24,49 +25,10 @@ enum w26_kind {
 	W26_PLAIN,	/* a legacy delayed call's timer on a modern item */
 };
 
-/**
- * struct wqcompat_work26_rec - what 2.6 kept inside struct work_struct
- * @item:	the driver's work_struct this record is bound to (its address
- *		is the key of @hnode), or NULL when free; read locklessly by
- *		the fast paths, written under w26_lock
- * @cookie:	this binding's number, also in @item->entry.prev while bound
- * @seq:	@func and @data change as a pair (INIT_WORK, PREPARE_WORK)
- * @func:	legacy handler (W26_LEGACY)
- * @data:	its argument
- * @qwq:	queue of the latest queueing (W26_LEGACY), for a flush from a
- *		handler running on that queue; a hint, written locklessly
- * @dying:	queueing refused: the owner module is going away
- * @releasing:	claimed by the one (reclaim or module unload) that will put
- *		it back on the free list; under w26_lock
- * @kind:	enum w26_kind
- * @owner:	module of the call that bound or last initialised the item
- * @link:	the value of @item->entry.next while bound: where this record
- *		is in the pool, tagged with bit 0 (constant)
- * @hnode:	in w26_hash while bound
- * @next_free:	on the free list
- * @dwork:	the shadow: the only work item the kernel sees; for
- *		W26_PLAIN it runs @item's own handler (work26_plain.c)
- */
-struct wqcompat_work26_rec {
-	struct work_struct *item;
-	unsigned long cookie;
-	seqcount_t seq;
-	void (*func)(void *data);
-	void *data;
-	struct workqueue_struct *qwq;
-	bool dying;
-	bool releasing;
-	u8 kind;
-	struct module *owner;
-	unsigned long link;
-	struct hlist_node hnode;
-	struct wqcompat_work26_rec *next_free;
-	struct delayed_work dwork;
-};
+/* struct wqcompat_work26_rec and the chunk table: <linux/wqcompat_work26.h> */
 
 /* work26_pool.c: the pool, binding, reclaim, lookup by address */
 extern raw_spinlock_t w26_lock;
-struct wqcompat_work26_rec *w26_rec_of(struct work_struct *work);
 struct wqcompat_work26_rec *w26_bind(struct work_struct *work,
 				     struct module *owner);
 struct wqcompat_work26_rec *w26_lookup(struct work_struct *work,
@@ -77,8 +39,6 @@ struct wqcompat_work26_rec *w26_bind_unlinked(struct work_struct *work,
 					      struct module *owner);
 void w26_unbind_locked(struct wqcompat_work26_rec *rec);
 void w26_recycle(struct wqcompat_work26_rec *rec);
-void w26_set_handler(struct wqcompat_work26_rec *rec,
-		     void (*func)(void *data), void *data);
 void w26_get_handler(struct wqcompat_work26_rec *rec,
 		     void (**func)(void *data), void **data);
 void w26_shadow_fn(struct work_struct *shadow);

@@ -49,6 +49,7 @@
 #include <linux/compiler.h>
 #include <linux/export.h>	/* THIS_MODULE up to 6.3 */
 #include <linux/init.h>		/* THIS_MODULE from 6.4 */
+#include <linux/wqcompat_work26.h>
 
 struct module;
 
@@ -94,6 +95,8 @@ int wqcompat_execute_in_process_context(void (*fn)(void *data), void *data,
 
 /* The 2.6 "events" queue: wqcompat's own, never system_wq. */
 extern struct workqueue_struct *wqcompat_events_wq;
+/* Queues in wqcompat_destroy_workqueue(): legacy arming looks closer. */
+extern atomic_t wqcompat_w26_dying_wqs;
 /* Records for 2.6 delayed calls on modern items exist (work26_plain.c). */
 extern atomic_t wqcompat_plain_active;
 
@@ -115,14 +118,100 @@ static inline bool __wqcompat_queue_dwork_on(int cpu,
 	return (queue_delayed_work_on)(cpu, wq, dwork, delay);
 }
 
-/* queue_work_on() for any item. */
-static inline bool __wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq,
-					    struct work_struct *work,
-					    struct module *owner)
+/*
+ * queue_work_on() for any item.  A bound legacy item with its link intact
+ * (all but its first queueing) is queued here, inline: its shadow, with
+ * preemption off around the check that its module is not going away.
+ */
+static __always_inline bool
+__wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq,
+			 struct work_struct *work, struct module *owner)
 {
-	if (wqcompat_work_is_legacy(work))
-		return wqcompat_queue_work_on(cpu, wq, work, owner);
-	return (queue_work_on)(cpu, wq, work);
+	work_func_t fn = READ_ONCE(work->func);
+	struct wqcompat_work26_rec *rec;
+	bool ret = false;
+
+	if (fn == wqcompat_work_trampoline) {
+		rec = wqcompat_w26_rec_of(work);
+		if (likely(rec)) {
+			preempt_disable();
+			if (likely(!READ_ONCE(rec->dying))) {
+				if (READ_ONCE(rec->qwq) != wq)
+					WRITE_ONCE(rec->qwq, wq);
+				ret = (queue_work_on)(cpu, wq, &rec->dwork.work);
+			}
+			preempt_enable();
+			return ret;
+		}
+	} else if (fn != wqcompat_work_unbound) {
+		return (queue_work_on)(cpu, wq, work);
+	}
+	return wqcompat_queue_work_on(cpu, wq, work, owner);
+}
+
+/* 2.6 queue_delayed_work_on() of a struct work_struct, same fast path. */
+static __always_inline bool
+__wqcompat_queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
+				 struct work_struct *work, unsigned long delay,
+				 struct module *owner)
+{
+	struct wqcompat_work26_rec *rec;
+	bool ret = false;
+
+	if (READ_ONCE(work->func) == wqcompat_work_trampoline) {
+		rec = wqcompat_w26_rec_of(work);
+		if (likely(rec)) {
+			preempt_disable();
+			if (likely(!atomic_read(&wqcompat_w26_dying_wqs) &&
+				   !READ_ONCE(rec->dying))) {
+				if (READ_ONCE(rec->qwq) != wq)
+					WRITE_ONCE(rec->qwq, wq);
+				ret = (queue_delayed_work_on)(cpu, wq,
+							      &rec->dwork,
+							      delay);
+				preempt_enable();
+				return ret;
+			}
+			preempt_enable();
+		}
+	}
+	return wqcompat_queue_delayed_work_on(cpu, wq, work, delay, owner);
+}
+
+/*
+ * 3-argument INIT_WORK of an item whose memory still holds its binding
+ * (re-initialised in place: the common "INIT_WORK before each queueing"):
+ * only the handler changes, inline.  Anything else goes out of line.
+ */
+static __always_inline void
+__wqcompat_init_work3(struct work_struct *work, void (*func)(void *data),
+		      void *data, struct module *owner,
+		      struct lock_class_key *key, const char *name)
+{
+	struct wqcompat_work26_rec *rec;
+
+	if (READ_ONCE(work->func) == wqcompat_work_trampoline) {
+		rec = wqcompat_w26_rec_of(work);
+		if (likely(rec) && READ_ONCE(rec->owner) == owner &&
+#ifdef CONFIG_LOCKDEP
+		    rec->dwork.work.lockdep_map.key == key &&
+#endif
+		    !test_bit(WORK_STRUCT_PENDING_BIT,
+			      work_data_bits(&rec->dwork.work))) {
+#ifdef CONFIG_LOCKDEP
+			lockdep_init_map(&work->lockdep_map, name, key, 0);
+#endif
+			/*
+			 * Not pending: no run can start and read the pair
+			 * while we write it (INIT_WORK races with nothing
+			 * on 2.6), so no seqcount.
+			 */
+			WRITE_ONCE(rec->func, func);
+			WRITE_ONCE(rec->data, data);
+			return;
+		}
+	}
+	wqcompat_init_work(work, func, data, owner, key, name);
 }
 
 /* Pick the 2- or 3-argument form of a macro. */
@@ -145,9 +234,9 @@ static inline bool __wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq
 	do {								\
 		static __maybe_unused struct lock_class_key __key;	\
 									\
-		wqcompat_init_work((_work), (_func), (_data),		\
-				   THIS_MODULE, &__key,			\
-				   "(work_completion)"#_work);		\
+		__wqcompat_init_work3((_work), (_func), (_data),	\
+				      THIS_MODULE, &__key,		\
+				      "(work_completion)"#_work);	\
 	} while (0)
 
 /*
@@ -213,8 +302,8 @@ static inline bool __wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq
  */
 #define queue_delayed_work_on(cpu, wq, work, delay)			\
 	_Generic((work),						\
-		 struct work_struct *: wqcompat_queue_delayed_work_on,	\
-		 void *: wqcompat_queue_delayed_work_on,		\
+		 struct work_struct *: __wqcompat_queue_delayed_work_on, \
+		 void *: __wqcompat_queue_delayed_work_on,		\
 		 struct delayed_work *: __wqcompat_queue_dwork_on)	\
 		((cpu), (wq), (work), (delay), THIS_MODULE)
 #define queue_delayed_work(wq, work, delay)				\
