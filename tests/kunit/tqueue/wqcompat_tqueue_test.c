@@ -617,6 +617,63 @@ static void schedule_task_process_context_fifo(struct kunit *test)
 	}
 }
 
+/* A keventd routine interrupted by a hard-IRQ timer on its own CPU. */
+struct tqt_irq_ask {
+	struct tq_struct tq;
+	struct hrtimer hrt;
+	int in_irq_answer;		/* current_is_keventd() in the IRQ */
+	bool in_hardirq;
+	atomic_t fired;
+	struct completion done;
+};
+
+static enum hrtimer_restart tqt_irq_ask_fn(struct hrtimer *t)
+{
+	struct tqt_irq_ask *a = container_of(t, struct tqt_irq_ask, hrt);
+
+	a->in_hardirq = in_hardirq();
+	a->in_irq_answer = current_is_keventd();
+	atomic_set(&a->fired, 1);
+	return HRTIMER_NORESTART;
+}
+
+static void tqt_irq_ask_routine(void *data)
+{
+	struct tqt_irq_ask *a = data;
+	unsigned long until = jiffies + TQT_TIMEOUT;
+
+	/* Pinned, and we stay: the interrupt comes into this routine. */
+	preempt_disable();
+	hrtimer_start(&a->hrt, ns_to_ktime(100 * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	while (!atomic_read(&a->fired) && time_before(jiffies, until))
+		cpu_relax();
+	preempt_enable();
+	complete(&a->done);
+}
+
+/*
+ * Promise: current_is_keventd() from hard IRQ tells about the interrupted
+ * task, as 2.4's did ("current == keventd"): 1 when the interrupt came
+ * into a scheduled task.
+ */
+static void current_is_keventd_from_hardirq(struct kunit *test)
+{
+	struct tqt_irq_ask *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	init_completion(&a->done);
+	hrtimer_init(&a->hrt, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	a->hrt.function = tqt_irq_ask_fn;
+	INIT_TQUEUE(&a->tq, tqt_irq_ask_routine, a);
+	KUNIT_ASSERT_EQ(test, schedule_task(&a->tq), 1);
+	KUNIT_ASSERT_TRUE(test, tqt_wait(&a->done));
+	hrtimer_cancel(&a->hrt);
+	KUNIT_EXPECT_EQ(test, atomic_read(&a->fired), 1);
+	KUNIT_EXPECT_TRUE(test, a->in_hardirq);
+	KUNIT_EXPECT_EQ(test, a->in_irq_answer, 1);
+}
+
 struct tqt_gate {
 	struct tq_struct tq;
 	struct completion entered, open;
@@ -953,6 +1010,7 @@ static struct kunit_case tqueue_cases[] = {
 	KUNIT_CASE(tq_disk_runs_after_delay),
 	KUNIT_CASE(schedule_task_process_context_fifo),
 	KUNIT_CASE(schedule_task_return_values),
+	KUNIT_CASE(current_is_keventd_from_hardirq),
 	KUNIT_CASE(flush_scheduled_tasks_self_requeue),
 	KUNIT_CASE(stress_queue_run_exact_counts),
 	{}

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the 2.6 workqueue API of wqcompat.ko: the idioms 2.6
+ * drivers used at the edges of the API, each case named after the promise
+ * it holds the shim to (a kernel review found each one broken once):
+ *
+ *  - a handler gets its own item as void * and re-queues it as such;
+ *  - a handler re-arms itself while its queue is destroyed;
+ *  - many items, freed and allocated, or on the stack, or queued in a
+ *    burst from an interrupt: every queueing that returned nonzero runs;
+ *  - a handler flushes the queue it runs on (2.6 ran it by hand);
+ *  - a handler on the events queue flushes other queues;
+ *  - "static DECLARE_WORK(...)" inside a function.
+ *
+ * Written the way a 2005 driver is: handlers are void f(void *data).
+ * Waiting is a completion or a flush; the one sleep in a handler only
+ * widens a window and is commented as such.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/hardirq.h>
+#include <linux/hrtimer.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/tqueue.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+
+#define LONG_DELAY (1000 * HZ)
+
+struct w26e {
+	struct work_struct work;
+	u8 guard[64];			/* must stay as it was */
+	atomic_t runs;
+	struct completion done;
+};
+
+static struct w26e *w26e_new(struct kunit *test)
+{
+	struct w26e *e = kunit_kzalloc(test, sizeof(*e), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	memset(e->guard, 0xa5, sizeof(e->guard));
+	atomic_set(&e->runs, 0);
+	init_completion(&e->done);
+	return e;
+}
+
+static bool w26e_guard_intact(struct w26e *e)
+{
+	return !memchr_inv(e->guard, 0xa5, sizeof(e->guard));
+}
+
+static void w26e_handler(void *data)
+{
+	struct w26e *e = data;
+
+	atomic_inc(&e->runs);
+	complete(&e->done);
+}
+
+/*
+ * Promise: the delayed-work calls take a void * as the legacy struct
+ * work_struct *: 2.6 handlers got their own item as void *data and
+ * re-armed it like that.  Taken as a struct delayed_work, the item would
+ * be written past its end (into @guard).
+ */
+static void w26_void_star_is_legacy(struct kunit *test)
+{
+	struct w26e *e = w26e_new(test);
+	struct workqueue_struct *wq = create_singlethread_workqueue("w26e");
+	void *p = &e->work;
+
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	INIT_WORK(&e->work, w26e_handler, e);
+	KUNIT_EXPECT_NE(test, schedule_delayed_work(p, 1), 0);
+	wait_for_completion(&e->done);
+	flush_scheduled_work();
+	KUNIT_EXPECT_NE(test, queue_delayed_work(wq, p, LONG_DELAY), 0);
+	KUNIT_EXPECT_TRUE(test, work_pending(&e->work));
+	KUNIT_EXPECT_EQ(test, queue_delayed_work(wq, p, 1), 0);
+	KUNIT_EXPECT_NE(test, cancel_delayed_work(p), 0);
+	KUNIT_EXPECT_FALSE(test, work_pending(&e->work));
+	KUNIT_EXPECT_NE(test, queue_delayed_work(wq, p, LONG_DELAY), 0);
+	cancel_rearming_delayed_work(p);
+	KUNIT_EXPECT_FALSE(test, work_pending(&e->work));
+	reinit_completion(&e->done);
+	KUNIT_EXPECT_NE(test, queue_delayed_work_on(0, wq, p, 1), 0);
+	wait_for_completion(&e->done);
+	cancel_rearming_delayed_workqueue(wq, p);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->runs), 2);
+	KUNIT_EXPECT_TRUE(test, w26e_guard_intact(e));
+	destroy_workqueue(wq);
+}
+
+/* A handler that re-arms itself towards its queue, slowly. */
+struct w26e_rearm {
+	struct w26e e;
+	struct workqueue_struct *wq;
+	struct completion started;
+	atomic_t rearmed;		/* re-arms that returned nonzero */
+};
+
+static void w26e_rearm_handler(void *data)
+{
+	struct w26e_rearm *r = data;
+
+	atomic_inc(&r->e.runs);
+	if (queue_delayed_work(r->wq, &r->e.work, 1))
+		atomic_inc(&r->rearmed);
+	complete(&r->started);
+	/*
+	 * Not synchronisation: the timer just armed (one jiffy) fires while
+	 * this handler still runs, so inside destroy_workqueue()'s drain.
+	 */
+	msleep(50);
+}
+
+/*
+ * Promise: destroy_workqueue() of a queue whose handler keeps re-arming
+ * itself neither wedges the item (pending forever, never queued) nor fires
+ * a timer into the freed queue.  Afterwards the item is idle and can be
+ * queued elsewhere, and cancelling it returns at once.
+ */
+static void w26_rearm_during_destroy(struct kunit *test)
+{
+	struct w26e_rearm *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct workqueue_struct *other = create_singlethread_workqueue("w26o");
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	r->wq = create_singlethread_workqueue("w26e");
+	KUNIT_ASSERT_NOT_NULL(test, r->wq);
+	init_completion(&r->e.done);
+	init_completion(&r->started);
+	INIT_WORK(&r->e.work, w26e_rearm_handler, r);
+	KUNIT_EXPECT_NE(test, queue_work(r->wq, &r->e.work), 0);
+	wait_for_completion(&r->started);
+	destroy_workqueue(r->wq);
+
+	KUNIT_EXPECT_FALSE(test, work_pending(&r->e.work));
+	PREPARE_WORK(&r->e.work, w26e_handler, &r->e);
+	KUNIT_EXPECT_NE(test, queue_work(other, &r->e.work), 0);
+	flush_workqueue(other);
+	KUNIT_EXPECT_GE(test, atomic_read(&r->e.runs), 2);
+	cancel_rearming_delayed_work(&r->e.work);
+	KUNIT_EXPECT_FALSE(test, work_pending(&r->e.work));
+	destroy_workqueue(other);
+}
+
+static atomic_t w26e_count;
+
+static void w26e_count_handler(void *data)
+{
+	atomic_inc(&w26e_count);
+}
+
+/*
+ * Promise: no fixed cap on legacy items.  More items than the old pool's
+ * 65536 records, at distinct addresses, initialised and queued at once:
+ * every one runs.  Then they are freed (vfree: the pages go away) and a
+ * second set of as many runs too.
+ */
+#define W26E_MANY 70000
+
+static void w26_many_items_all_run(struct kunit *test)
+{
+	struct workqueue_struct *wq = create_workqueue("w26e");
+	struct work_struct *items;
+	int round, i, queued;
+
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	for (round = 0; round < 2; round++) {
+		items = vmalloc(array_size(W26E_MANY, sizeof(*items)));
+		KUNIT_ASSERT_NOT_NULL(test, items);
+		atomic_set(&w26e_count, 0);
+		queued = 0;
+		for (i = 0; i < W26E_MANY; i++) {
+			INIT_WORK(&items[i], w26e_count_handler, NULL);
+			queued += !!queue_work(wq, &items[i]);
+			if (!(i % 1024))
+				cond_resched();
+		}
+		flush_workqueue(wq);
+		KUNIT_EXPECT_EQ(test, queued, W26E_MANY);
+		KUNIT_EXPECT_EQ(test, atomic_read(&w26e_count), W26E_MANY);
+		vfree(items);
+	}
+	destroy_workqueue(wq);
+}
+
+/*
+ * Promise: an item on the stack, initialised, scheduled and flushed by the
+ * function that declared it (a common 2.6 pattern), works every time and,
+ * on a kernel with debugobjects, without an "object is on stack" report.
+ */
+static noinline void w26e_on_stack_once(struct w26e *e)
+{
+	struct work_struct w;
+
+	INIT_WORK(&w, w26e_handler, e);
+	schedule_work(&w);
+	flush_scheduled_work();
+}
+
+static void w26_on_stack_item(struct kunit *test)
+{
+	struct w26e *e = w26e_new(test);
+	int i;
+
+	for (i = 0; i < 2000; i++)
+		w26e_on_stack_once(e);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->runs), 2000);
+}
+
+/*
+ * Promise: a burst of first queueings from hard IRQ never reports success
+ * for work that will not run.  Each queue_work() that returned nonzero
+ * runs exactly once; one that could not have a record returned 0 (and the
+ * kernel log says why).
+ */
+#define W26E_BURST 3000
+
+struct w26e_burst {
+	struct hrtimer hrt;
+	struct workqueue_struct *wq;
+	struct work_struct *items;
+	atomic_t *runs;
+	int queued[W26E_BURST];
+	bool in_hardirq;
+	struct completion done;
+};
+
+static struct w26e_burst *w26e_burst_now;
+
+static void w26e_burst_handler(void *data)
+{
+	atomic_inc(&w26e_burst_now->runs[(long)data]);
+}
+
+static enum hrtimer_restart w26e_burst_fn(struct hrtimer *t)
+{
+	struct w26e_burst *b = container_of(t, struct w26e_burst, hrt);
+	long i;
+
+	b->in_hardirq = in_hardirq();
+	for (i = 0; i < W26E_BURST; i++) {
+		INIT_WORK(&b->items[i], w26e_burst_handler, (void *)i);
+		b->queued[i] = queue_work(b->wq, &b->items[i]);
+	}
+	complete(&b->done);
+	return HRTIMER_NORESTART;
+}
+
+static void w26_hardirq_burst_never_lost(struct kunit *test)
+{
+	struct w26e_burst *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	int i, ran = 0, refused = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->items = kunit_kzalloc(test, W26E_BURST * sizeof(*b->items),
+				 GFP_KERNEL);
+	b->runs = kunit_kzalloc(test, W26E_BURST * sizeof(*b->runs),
+				GFP_KERNEL);
+	b->wq = create_workqueue("w26e");
+	KUNIT_ASSERT_NOT_NULL(test, b->items);
+	KUNIT_ASSERT_NOT_NULL(test, b->runs);
+	KUNIT_ASSERT_NOT_NULL(test, b->wq);
+	init_completion(&b->done);
+	w26e_burst_now = b;
+	hrtimer_init(&b->hrt, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	b->hrt.function = w26e_burst_fn;
+	hrtimer_start(&b->hrt, ns_to_ktime(NSEC_PER_MSEC),
+		      HRTIMER_MODE_REL_HARD);
+	wait_for_completion(&b->done);
+	flush_workqueue(b->wq);
+	for (i = 0; i < W26E_BURST; i++) {
+		if (b->queued[i]) {
+			KUNIT_EXPECT_EQ(test, atomic_read(&b->runs[i]), 1);
+			ran++;
+		} else {
+			KUNIT_EXPECT_EQ(test, atomic_read(&b->runs[i]), 0);
+			refused++;
+		}
+	}
+	KUNIT_EXPECT_TRUE(test, b->in_hardirq);
+	KUNIT_EXPECT_GT(test, ran, 0);
+	kunit_info(test, "%d queued and ran, %d refused for want of a record",
+		   ran, refused);
+	destroy_workqueue(b->wq);
+}
+
+/* Items a handler queues, and then flushes its own queue. */
+struct w26e_self {
+	struct work_struct flusher;
+	struct w26e queued[4];
+	struct workqueue_struct *wq;	/* NULL: the events queue */
+	int ran_at_flush_return;
+	struct completion flushed;
+};
+
+static void w26e_self_flusher(void *data)
+{
+	struct w26e_self *s = data;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(s->queued); i++) {
+		if (s->wq)
+			queue_work(s->wq, &s->queued[i].work);
+		else
+			schedule_work(&s->queued[i].work);
+	}
+	if (s->wq)
+		flush_workqueue(s->wq);
+	else
+		flush_scheduled_work();
+	for (i = 0; i < ARRAY_SIZE(s->queued); i++)
+		s->ran_at_flush_return += atomic_read(&s->queued[i].runs);
+	complete(&s->flushed);
+}
+
+static void w26e_self_run(struct kunit *test, struct workqueue_struct *wq)
+{
+	struct w26e_self *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->wq = wq;
+	init_completion(&s->flushed);
+	for (i = 0; i < ARRAY_SIZE(s->queued); i++) {
+		atomic_set(&s->queued[i].runs, 0);
+		init_completion(&s->queued[i].done);
+		INIT_WORK(&s->queued[i].work, w26e_handler, &s->queued[i]);
+	}
+	INIT_WORK(&s->flusher, w26e_self_flusher, s);
+	if (wq)
+		queue_work(wq, &s->flusher);
+	else
+		schedule_work(&s->flusher);
+	/* A flush that waited for its own caller never completes this. */
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&s->flushed,
+							    20 * HZ));
+	KUNIT_EXPECT_EQ(test, s->ran_at_flush_return, (int)ARRAY_SIZE(s->queued));
+}
+
+/*
+ * Promise: flush_scheduled_work() and flush_workqueue(q) called from a
+ * handler running on that very queue return, after the items queued
+ * before the call ran (2.6's flush_cpu_workqueue(): "keventd trying to
+ * flush its own queue ... simply run it by hand"), on the events queue, a
+ * single-threaded queue and a per-CPU one.
+ */
+static void w26_flush_own_queue_from_handler(struct kunit *test)
+{
+	struct workqueue_struct *single = create_singlethread_workqueue("w26e");
+	struct workqueue_struct *percpu = create_workqueue("w26e");
+
+	KUNIT_ASSERT_NOT_NULL(test, single);
+	KUNIT_ASSERT_NOT_NULL(test, percpu);
+	w26e_self_run(test, NULL);
+	w26e_self_run(test, single);
+	w26e_self_run(test, percpu);
+	destroy_workqueue(single);
+	destroy_workqueue(percpu);
+}
+
+/* A 2.6 handler on the events queue that flushes other queues. */
+struct w26e_flush_others {
+	struct work_struct work;
+	struct workqueue_struct *plain;		/* not WQ_MEM_RECLAIM */
+	struct tq_struct task;
+	atomic_t task_runs;
+	struct completion done;
+};
+
+static void w26e_task_fn(void *data)
+{
+	struct w26e_flush_others *f = data;
+
+	atomic_inc(&f->task_runs);
+}
+
+static void w26e_flush_others_fn(void *data)
+{
+	struct w26e_flush_others *f = data;
+
+	flush_workqueue(f->plain);
+	schedule_task(&f->task);
+	flush_scheduled_tasks();
+	complete(&f->done);
+}
+
+/*
+ * Promise: a 2.6 handler on the events queue may flush any queue, as on
+ * 2.6: the kernel's flush-dependency check (a WQ_MEM_RECLAIM queue must
+ * not wait for one that is not) excuses legacy queues, and the events
+ * queue is one.  A WARN in the kernel log fails this case's run.
+ */
+static void w26_events_handler_flushes_any_queue(struct kunit *test)
+{
+	struct w26e_flush_others *f = kunit_kzalloc(test, sizeof(*f),
+						    GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->plain = alloc_workqueue("w26e_plain", 0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, f->plain);
+	init_completion(&f->done);
+	INIT_TQUEUE(&f->task, w26e_task_fn, f);
+	INIT_WORK(&f->work, w26e_flush_others_fn, f);
+	schedule_work(&f->work);
+	wait_for_completion(&f->done);
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->task_runs), 1);
+	destroy_workqueue(f->plain);
+}
+
+static struct w26e w26e_static_ctx;
+
+/* 2.6's kernel/sys.c and drivers/s390/cio declared items like this. */
+static void w26e_use_function_static(void)
+{
+	static DECLARE_WORK(fn_static, w26e_handler, &w26e_static_ctx);
+
+	schedule_work(&fn_static);
+	flush_scheduled_work();
+}
+
+/* Promise: "static DECLARE_WORK(n, f, d);" compiles inside a function. */
+static void w26_static_declare_in_function(struct kunit *test)
+{
+	atomic_set(&w26e_static_ctx.runs, 0);
+	init_completion(&w26e_static_ctx.done);
+	w26e_use_function_static();
+	w26e_use_function_static();
+	KUNIT_EXPECT_EQ(test, atomic_read(&w26e_static_ctx.runs), 2);
+}
+
+static struct kunit_case w26e_cases[] = {
+	KUNIT_CASE(w26_void_star_is_legacy),
+	KUNIT_CASE(w26_rearm_during_destroy),
+	KUNIT_CASE(w26_many_items_all_run),
+	KUNIT_CASE(w26_on_stack_item),
+	KUNIT_CASE(w26_hardirq_burst_never_lost),
+	KUNIT_CASE(w26_flush_own_queue_from_handler),
+	KUNIT_CASE(w26_events_handler_flushes_any_queue),
+	KUNIT_CASE(w26_static_declare_in_function),
+	{}
+};
+
+static struct kunit_suite w26e_suite = {
+	.name = "wqcompat_work26_edge",
+	.test_cases = w26e_cases,
+};
+
+kunit_test_suites(&w26e_suite);
+
+MODULE_DESCRIPTION("KUnit suite for wqcompat's 2.6 workqueue API: the idioms at its edges");
+MODULE_LICENSE("GPL");
