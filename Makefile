@@ -2,13 +2,18 @@
 # wqport: carry legacy deferred-work drivers onto modern kernels.
 #
 #   make              build wqcompat.ko, the test modules and the legacy samples
-#                     against the stock Debian kernel (KERNEL=debug, or KDIR=tree)
-#   make port         the main job: convert, build and run every legacy sample
-#                     (DRIVER=path: the same for your driver)
+#                     against Debian's stock kernel, 6.1 (KERNEL=6.12, KERNEL=debug,
+#                     KERNEL=debug-kcsan, or KDIR=tree)
+#   make port         the main job: convert, build and run every legacy sample,
+#                     one table per kernel (KERNEL="6.1 6.12"; DRIVER=path: the
+#                     same for your driver)
 #   make check        every test suite; ends with "N passed, N failed, N skipped"
-#   make lint         W=1 and sparse (C=2) builds, zero warnings, both kernels
-#   make bench        shim overhead, conversion speed, test cycle time
-#   make debug-kernel build the debug kernel into ~/.cache/wqport
+#   make check-kcsan  the shim's KUnit suites on the KCSAN debug kernel
+#   make lint         W=1 and sparse (C=2) builds, zero warnings, every kernel
+#   make bench        shim overhead (on both stock kernels), conversion speed,
+#                     test cycle time
+#   make debug-kernel build the debug kernel into ~/.cache/wqport (VARIANT=kcsan:
+#                     the KCSAN one)
 #   make install      PREFIX=/usr/local: wqport, semantic patches, headers
 #   make docs         docs/api-reference.rst from the kernel-doc comments
 #   make clean
@@ -19,12 +24,13 @@ KERNEL ?= stock
 ifneq ($(KDIR),)
 KERNEL := $(KDIR)
 endif
+VARIANT ?= kasan
 PREFIX ?= /usr/local
 
 # Install the Debian packages once, when a tool is missing.
 DEPS = @scripts/install-deps --check 2>/dev/null || scripts/install-deps
 
-.PHONY: all modules port check lint bench debug-kernel install docs clean deps
+.PHONY: all modules port check check-kcsan lint bench debug-kernel install docs clean deps
 
 all: modules
 
@@ -33,23 +39,27 @@ deps:
 
 modules:
 	$(DEPS)
-	scripts/kbuild --kernel $(KERNEL)
+	$(foreach k,$(KERNEL),scripts/kbuild --kernel $(k) &&) true
 
 debug-kernel:
 	$(DEPS)
-	scripts/build-debug-kernel
+	scripts/build-debug-kernel --variant $(VARIANT)
 
 lint:
 	$(DEPS)
-	tests/lint stock debug
+	tests/lint 6.1 6.12 debug
 
 check:
 	$(DEPS)
 	scripts/check
 
+check-kcsan:
+	$(DEPS)
+	scripts/check --suites tests/suites-kcsan
+
 port:
 	$(DEPS)
-	scripts/port $(if $(DRIVER),--driver $(DRIVER))
+	scripts/port $(foreach k,$(KERNEL),--kernel $(k)) $(if $(DRIVER),--driver $(DRIVER))
 
 bench:
 	$(DEPS)

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """make check: run every suite of tests/suites, count with kunit.py's parser.
 
+usage: scripts/check [--suites FILE] [SUITE...]   (FILE: tests/suites by
+default; make check-kcsan uses tests/suites-kcsan)
+
 Each suite prints one KTAP document, kept in build/check/NAME.ktap.  The
 counts are kunit_parser's: test cases (leaves) passed, failed (crashed and
 failed), skipped; a suite whose command fails without a failed case counts one
@@ -42,9 +45,15 @@ def run_suite(name, cmd, outdir):
 
 
 def main(argv):
+    listing = os.path.join(paths.TOP, 'tests', 'suites')
+    if argv[:1] == ['--suites']:
+        if len(argv) < 2:
+            print('check: --suites needs a file', file=sys.stderr)
+            return 2
+        listing, argv = os.path.join(paths.TOP, argv[1]), argv[2:]
     only = set(argv)
     suites = []
-    with open(os.path.join(paths.TOP, 'tests', 'suites')) as f:
+    with open(listing) as f:
         for line in f:
             words = line.split()
             if words and not words[0].startswith('#'):

@@ -62,6 +62,8 @@ class Port:
     def __init__(self, out, kernel):
         self.out = out
         self.kernel = kernel
+        # where this kernel's objects go: build/port/obj/NAME/VARIANT
+        self.obj = os.path.join(out, 'obj', paths.kernel_build_name(kernel))
         self.src = {v: os.path.join(out, 'src', v) for v in VARIANTS}
 
     def convert(self, legacy):
@@ -87,7 +89,7 @@ class Port:
         d = os.path.join(self.src[variant], rel)
         cmd = [WQPORT, 'build', '--kernel', self.kernel, '--lint',
                '--root', self.src[variant],
-               '--out', os.path.join(self.out, 'obj', self.kernel, variant)]
+               '--out', os.path.join(self.obj, variant)]
         if variant == 'C':
             cmd.append('--no-shim')
         res = sh(cmd + [d])
@@ -229,7 +231,7 @@ def port_samples(kernel, only, ktap):
         if not mods:
             continue
         run_names = [n for n in names if n in mods]
-        script = os.path.join(root, 'obj', kernel, f'scenarios-{v}.sh')
+        script = os.path.join(port.obj, f'scenarios-{v}.sh')
         batch_script(run_names, port.src[v], script)
         note(f'port: variant {v}: {len(run_names)} samples in one {kernel} kernel')
         rc, stdout, reason = port.run(v, [m for n in run_names for m in mods[n]], script)
@@ -255,11 +257,12 @@ def port_samples(kernel, only, ktap):
 
 def print_table(out, reports, table, kernel):
     width = max([len(n) for n, _ in table] + [6])
-    print(f'\n{"sample":<{width}}  A (legacy+shim)  B (stage1+shim)  C (stage2, no shim)')
+    print(f'\n== kernel {kernel}')
+    print(f'{"sample":<{width}}  A (legacy+shim)  B (stage1+shim)  C (stage2, no shim)')
     for name, row in table:
         cells = [row[v].verdict for v in VARIANTS]
         print(f'{name:<{width}}  {cells[0]:<15}  {cells[1]:<15}  {cells[2]}')
-    print(f'\nkernel: {kernel}')
+    print()
     print(f'converted sources: {out}/src/{{A,B,C}}/NAME')
     print(f'diffs: {out}/stage1.diff, {out}/stage2.diff')
     for v, lines in reports.items():
@@ -275,11 +278,13 @@ def print_table(out, reports, table, kernel):
                 print(c.detail)
 
 
-def print_ktap(table, kernel):
-    cells = [(name, v, row[v]) for name, row in table for v in VARIANTS]
+def print_ktap(tables):
+    """One KTAP document for every (kernel, table) of TABLES."""
+    cells = [(kernel, name, v, row[v]) for kernel, table in tables
+             for name, row in table for v in VARIANTS]
     print('KTAP version 1')
     print(f'1..{len(cells)}')
-    for i, (name, v, c) in enumerate(cells, 1):
+    for i, (kernel, name, v, c) in enumerate(cells, 1):
         what = f'{kernel}: {name} variant {v}'
         if c.verdict in SKIPPED:
             print(f'ok {i} {what} # SKIP {c.detail}')
@@ -293,7 +298,7 @@ def print_ktap(table, kernel):
 
 def port_driver(directory, kernel):
     name = os.path.basename(os.path.abspath(directory))
-    out = os.path.join(paths.BUILD, 'port', 'driver-' + name, kernel)
+    out = os.path.join(paths.BUILD, 'port', 'driver-' + name, paths.kernel_build_name(kernel))
     port = Port(out, kernel)
     print(f'port: converting {directory} into {out}/src')
     reports = port.convert(directory)
@@ -315,22 +320,35 @@ def port_driver(directory, kernel):
 def main(argv):
     ap = argparse.ArgumentParser(prog='port', description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--kernel', default='stock', choices=('stock', 'debug'))
+    ap.add_argument('--kernel', action='append', metavar='KERNEL',
+                    help=f'{paths.KERNELS}; repeatable: one table per kernel '
+                    '(with --ktap, one document for all)')
     ap.add_argument('--driver', metavar='DIR', help='port this driver instead of the samples')
     ap.add_argument('--ktap', action='store_true', help='print KTAP (for make check)')
     ap.add_argument('samples', nargs='*', metavar='SAMPLE')
     args = ap.parse_args(argv)
-    if args.driver:
-        if not os.path.isdir(args.driver):
-            print(f'port: {args.driver}: no such directory', file=sys.stderr)
+    kernels = []
+    for k in args.kernel or ['stock']:
+        name = paths.kernel_name(k)
+        if not name:
+            print(f'port: --kernel {k}: not {paths.KERNELS}', file=sys.stderr)
             return 2
-        table = port_driver(args.driver, args.kernel)
-    else:
-        out, reports, table = port_samples(args.kernel, args.samples, args.ktap)
-        if args.ktap:
-            print_ktap(table, args.kernel)
-        else:
-            print_table(out, reports, table, args.kernel)
-    bad = [1 for _, row in table for c in row.values()
+        if name not in kernels:
+            kernels.append(name)
+    if args.driver and not os.path.isdir(args.driver):
+        print(f'port: {args.driver}: no such directory', file=sys.stderr)
+        return 2
+    tables = []
+    for kernel in kernels:
+        if args.driver:
+            tables.append((kernel, port_driver(args.driver, kernel)))
+            continue
+        out, reports, table = port_samples(kernel, args.samples, args.ktap)
+        tables.append((kernel, table))
+        if not args.ktap:
+            print_table(out, reports, table, kernel)
+    if args.ktap and not args.driver:
+        print_ktap(tables)
+    bad = [1 for _, table in tables for _, row in table for c in row.values()
            if c.verdict != 'pass' and c.verdict not in SKIPPED]
     return 1 if bad else 0
