@@ -46,6 +46,10 @@ MODULE_PARM_DESC(work26_unload_warn,
 
 static LIST_HEAD(w26_going_list);	/* struct w26_going, under w26_lock */
 
+/* In rec->going_busy beside WORK_BUSY_PENDING and WORK_BUSY_RUNNING. */
+#define W26_GOING_ARMED 0x80
+static_assert(!((WORK_BUSY_PENDING | WORK_BUSY_RUNNING) & W26_GOING_ARMED));
+
 static bool w26_owned_by(struct module *owner, void (*func)(void *data),
 			 struct work_struct *item, struct module *mod)
 {
@@ -98,8 +102,12 @@ static void w26_going_mark(struct wqcompat_work26_rec *rec, void *arg)
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
-	if (rec->kind != W26_FREE && !rec->releasing &&
+	if (rec->kind != W26_FREE && !rec->releasing && !rec->dying &&
 	    w26_rec_owned_by(rec, round->mod)) {
+		/* What it was doing when its module went: for the report. */
+		rec->going_busy = (work_busy)(&rec->dwork.work) |
+				  (timer_pending(&rec->dwork.timer) ?
+				   W26_GOING_ARMED : 0);
 		WRITE_ONCE(rec->dying, true);
 		round->found++;
 	}
@@ -111,6 +119,7 @@ static void w26_going_cancel(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_round *round = arg;
 	void (*func)(void *data) = NULL;
+	const void *handler = NULL;
 	const char *what = NULL;
 	struct work_struct *item;
 	unsigned long flags;
@@ -127,10 +136,15 @@ static void w26_going_cancel(struct wqcompat_work26_rec *rec, void *arg)
 	item = rec->item;
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 
-	if (rec->kind == W26_LEGACY)
+	busy = rec->going_busy;
+	if (rec->kind == W26_LEGACY) {
 		w26_get_handler(rec, &func, &data);
-	busy = (work_busy)(&rec->dwork.work);
-	if (timer_pending(&rec->dwork.timer))
+		handler = func;
+	} else if ((work_busy)(&rec->dwork.work) & WORK_BUSY_PENDING) {
+		/* a pending plain record holds its live item's PENDING bit */
+		handler = READ_ONCE(item->func);
+	}
+	if (busy & W26_GOING_ARMED)
 		what = "delayed work still armed: cancelled";
 	else if (busy & WORK_BUSY_PENDING)
 		what = "work still queued: cancelled";
@@ -150,10 +164,10 @@ static void w26_going_cancel(struct wqcompat_work26_rec *rec, void *arg)
 	atomic_long_inc(&w26_stats.going_cancelled);
 	if (READ_ONCE(work26_unload_warn))
 		WARN(1, "wqcompat: module %s unloaded with legacy work %ps (item %p) pending: %s\n",
-		     module_name(round->mod), func, item, what);
+		     module_name(round->mod), handler, item, what);
 	else
 		pr_warn("wqcompat: module %s unloaded with legacy work %ps (item %p) pending: %s\n",
-			module_name(round->mod), func, item, what);
+			module_name(round->mod), handler, item, what);
 }
 
 /**

@@ -73,10 +73,11 @@ bool w26_plain_queue(int cpu, struct workqueue_struct *wq,
 	if (test_and_set_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work)))
 		return false;
 	rec = w26_take(work, owner, W26_PLAIN);
-	if (!rec) {
+	if (IS_ERR_OR_NULL(rec)) {
 		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
-		pr_err_ratelimited("wqcompat: no record for the timer of %ps (2.6 queue_delayed_work of a 2-argument INIT_WORK item): not queued\n",
-				   work->func);
+		if (!rec)
+			pr_err_ratelimited("wqcompat: no record for the timer of %ps (2.6 queue_delayed_work of a 2-argument INIT_WORK item): not queued\n",
+					   work->func);
 		return false;
 	}
 	rcu_read_lock();

@@ -56,6 +56,7 @@
 #include <linux/preempt.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
@@ -174,6 +175,7 @@ static void w26_rec_fresh(struct wqcompat_work26_rec *rec)
 	rec->kind = W26_FREE;
 	rec->dying = false;
 	rec->releasing = false;
+	rec->going_busy = 0;
 	rec->owner = NULL;
 	rec->qwq = NULL;
 	rec->func = NULL;
@@ -456,8 +458,8 @@ struct wqcompat_work26_rec *w26_bind_unlinked(struct work_struct *work,
  * @kind: W26_PLAIN
  *
  * The record found in the hash for @work, or a free one hashed for it.
- * Context: any.  Return: the record (its timer to be set up by the caller
- * when it was free), or NULL (no free record, or the module is going).
+ * Context: any.  Return: the record, NULL if no free record could be had,
+ * or ERR_PTR(-ESHUTDOWN) if the module is going away.
  */
 struct wqcompat_work26_rec *w26_take(struct work_struct *work,
 				     struct module *owner, enum w26_kind kind)
@@ -466,11 +468,14 @@ struct wqcompat_work26_rec *w26_take(struct work_struct *work,
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
+	if (w26_module_refused(owner, NULL, work)) {
+		raw_spin_unlock_irqrestore(&w26_lock, flags);
+		atomic_long_inc(&w26_stats.refused_going);
+		return ERR_PTR(-ESHUTDOWN);
+	}
 	rec = w26_hash_find(work, kind);
-	if (rec && !w26_module_refused(owner, NULL, work))
+	if (rec)
 		WRITE_ONCE(rec->owner, owner);	/* this caller's item now */
-	else
-		rec = NULL;
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	if (rec)
 		return rec;
@@ -720,27 +725,32 @@ static int w26_stats_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(w26_stats);
 
 /*
- * Writing "reclaim" runs a reclaim pass now (tests; the pool does it by
- * itself when it runs low).
+ * Also in sysfs, where a test can reach them (debugfs files do not support
+ * kernel_read()): records bound now (read-only), and a reclaim pass on
+ * demand (write anything; the pool runs one by itself when it runs low).
  */
-static ssize_t w26_ctl_write(struct file *file, const char __user *buf,
-			     size_t len, loff_t *ppos)
+static int w26_bound_get(char *buf, const struct kernel_param *kp)
 {
-	char cmd[16] = {};
-
-	if (len >= sizeof(cmd) || copy_from_user(cmd, buf, len))
-		return -EINVAL;
-	if (!sysfs_streq(cmd, "reclaim"))
-		return -EINVAL;
-	w26_reclaim();
-	return len;
+	return sysfs_emit(buf, "%lu\n", READ_ONCE(w26_nr_bound));
 }
 
-static const struct file_operations w26_ctl_fops = {
-	.owner = THIS_MODULE,
-	.write = w26_ctl_write,
-	.llseek = noop_llseek,
+static const struct kernel_param_ops w26_bound_ops = {
+	.get = w26_bound_get,
 };
+module_param_cb(work26_bound, &w26_bound_ops, NULL, 0444);
+MODULE_PARM_DESC(work26_bound, "legacy work records bound to an item now (read-only)");
+
+static int w26_reclaim_set(const char *val, const struct kernel_param *kp)
+{
+	w26_reclaim();
+	return 0;
+}
+
+static const struct kernel_param_ops w26_reclaim_ops = {
+	.set = w26_reclaim_set,
+};
+module_param_cb(work26_reclaim, &w26_reclaim_ops, NULL, 0200);
+MODULE_PARM_DESC(work26_reclaim, "write anything: give back now the records of items that are gone");
 
 /* ------------------------------------------------------------------ */
 
@@ -756,10 +766,8 @@ int wqcompat_work26_pool_init(void)
 	ret = w26_add_chunk(max(work26_reserve, 1U) * 2, GFP_KERNEL);
 	if (ret)
 		return ret;
-	w26_debugfs = debugfs_create_dir("work26_ctl", wqcompat_debugfs);
-	debugfs_create_file("work26", 0444, wqcompat_debugfs, NULL,
-			    &w26_stats_fops);
-	debugfs_create_file("ctl", 0200, w26_debugfs, NULL, &w26_ctl_fops);
+	w26_debugfs = debugfs_create_file("work26", 0444, wqcompat_debugfs,
+					  NULL, &w26_stats_fops);
 	return 0;
 }
 
@@ -771,8 +779,7 @@ void wqcompat_work26_pool_exit(void)
 {
 	unsigned int slot;
 
-	debugfs_remove(debugfs_lookup("work26", wqcompat_debugfs));
-	debugfs_remove_recursive(w26_debugfs);
+	debugfs_remove(w26_debugfs);
 	cancel_work_sync(&w26_refill_work);
 	for (slot = 0; slot < WQCOMPAT_W26_SLOTS; slot++) {
 		struct wqcompat_w26_chunk *chunk = wqcompat_w26_chunks[slot];

@@ -28,6 +28,8 @@ struct module;
  *		synchronize_rcu() before it cancels (work26_going.c)
  * @kind:	enum w26_kind (work26_rec.h)
  * @releasing:	claimed by whoever will put it back on the free list
+ * @going_busy:	work_busy() of the shadow when its module's unload marked it
+ *		dying, for the report (work26_going.c)
  * @seq:	@func and @data change as a pair
  * @func:	legacy handler (W26_LEGACY)
  * @data:	its argument
@@ -44,6 +46,7 @@ struct wqcompat_work26_rec {
 	bool dying;
 	u8 kind;
 	bool releasing;
+	u8 going_busy;
 	seqcount_t seq;
 	void (*func)(void *data);
 	void *data;
