@@ -20,6 +20,7 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/fs.h>
 #include <linux/hardirq.h>
 #include <linux/hrtimer.h>
 #include <linux/module.h>
@@ -190,6 +191,79 @@ static void w26_many_items_all_run(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, atomic_read(&w26e_count), W26E_MANY);
 		vfree(items);
 	}
+	destroy_workqueue(wq);
+}
+
+/* wqcompat's parameters in sysfs, read and written as a test can. */
+static long w26e_param_read(const char *name)
+{
+	char path[96], buf[32] = {};
+	struct file *f;
+	loff_t pos = 0;
+	long val = -1;
+
+	snprintf(path, sizeof(path), "/sys/module/wqcompat/parameters/%s", name);
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return -1;
+	if (kernel_read(f, buf, sizeof(buf) - 1, &pos) > 0 &&
+	    kstrtol(strim(buf), 10, &val))
+		val = -1;
+	filp_close(f, NULL);
+	return val;
+}
+
+static int w26e_param_write(const char *name, const char *val)
+{
+	char path[96];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/module/wqcompat/parameters/%s", name);
+	f = filp_open(path, O_WRONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_write(f, val, strlen(val), &pos);
+	filp_close(f, NULL);
+	return n < 0 ? n : 0;
+}
+
+/*
+ * Promise: the record of an item that is gone comes back.  Nothing tells
+ * the shim when a driver frees an item; once the item's memory holds
+ * something else, a reclaim pass (run by the pool when it runs low, or on
+ * demand through work26_reclaim) gives its record back.
+ */
+#define W26E_GONE 5000
+
+static void w26_items_gone_give_records_back(struct kunit *test)
+{
+	struct workqueue_struct *wq = create_workqueue("w26e");
+	struct work_struct *items;
+	long before, after;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	items = kcalloc(W26E_GONE, sizeof(*items), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, items);
+	atomic_set(&w26e_count, 0);
+	for (i = 0; i < W26E_GONE; i++) {
+		INIT_WORK(&items[i], w26e_count_handler, NULL);
+		queue_work(wq, &items[i]);
+	}
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w26e_count), W26E_GONE);
+	before = w26e_param_read("work26_bound");
+	KUNIT_ASSERT_GE(test, before, (long)W26E_GONE);
+	/* The memory is someone else's now: the items are gone. */
+	memset(items, 0x5a, W26E_GONE * sizeof(*items));
+	KUNIT_ASSERT_EQ(test, w26e_param_write("work26_reclaim", "1"), 0);
+	after = w26e_param_read("work26_bound");
+	KUNIT_EXPECT_LE(test, after, before - W26E_GONE);
+	kunit_info(test, "records bound: %ld, then %ld after the reclaim pass",
+		   before, after);
+	kfree(items);
 	destroy_workqueue(wq);
 }
 
@@ -442,6 +516,7 @@ static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_void_star_is_legacy),
 	KUNIT_CASE(w26_rearm_during_destroy),
 	KUNIT_CASE(w26_many_items_all_run),
+	KUNIT_CASE(w26_items_gone_give_records_back),
 	KUNIT_CASE(w26_on_stack_item),
 	KUNIT_CASE(w26_hardirq_burst_never_lost),
 	KUNIT_CASE(w26_flush_own_queue_from_handler),

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest scenario for `wqport test`: a 2.4 driver that unloads with tasks
-# still queued on every shim queue (wqcompat_tq_leaky.ko) is loaded and
-# unloaded LOOPS times.  The kernel must survive, the shim must name the
-# module each time, and afterwards every shim queue must be empty.
+# Guest scenario for `wqport test`: a legacy driver that unloads with 2.4
+# tasks queued on every shim queue and 2.6 work queued, armed and running
+# (wqcompat_leaky.ko) is loaded and unloaded LOOPS times (default 200).
+# The kernel must survive with a clean log (KASAN watches module memory on
+# the debug kernel), the shim must name the module each time, and
+# afterwards every shim queue must be empty and every 2.6 record free.
 #
-#   scripts/wqport test --script tests/kunit/tqueue/unload-loop.sh \
-#       --file build/stock/tests/kunit/tqueue/wqcompat_tq_leaky.ko
+#   scripts/wqport test --script tests/kunit/unload/unload-loop.sh \
+#       --file build/6.1/tests/kunit/unload/wqcompat_leaky.ko
 #
 # The tracepoints are switched on and off only while no legacy module is
 # loaded: switching patches the code that calls them, and under QEMU 7.2's
@@ -14,16 +16,18 @@
 # (docs/testing.md).  For the same reason ftrace's record-cmd is off: it
 # would patch the scheduler's sched_switch site, which always runs.
 #
-# WARN=1 (a copy of this script with "export WARN=1 LOOPS=2" at the top)
-# keeps misuse_warn=Y: each unload then WARNs, a kernel-log finding by
-# design (wqport test exits 3); the default turns the WARN into one error
-# line naming the module, so that the run is clean.  Prints KTAP (the plan
-# and results; the guest /init opened the subtest).
-LOOPS=${LOOPS:-50}
-MOD=wqcompat_tq_leaky
+# WARN=1 (unload-warn.sh) keeps misuse_warn=Y and work26_unload_warn=Y:
+# each unload then WARNs, a kernel-log finding by design (wqport test
+# exits 3); the default turns each WARN into one line naming the module,
+# so that the run is clean.  Prints KTAP (the plan and results; the guest
+# /init opened the subtest).
+LOOPS=${LOOPS:-200}
+MOD=wqcompat_leaky
 KO=/modules/$MOD.ko
 PARAM=/sys/module/wqcompat/parameters/misuse_warn
+PARAM26=/sys/module/wqcompat/parameters/work26_unload_warn
 DBG=/sys/kernel/debug/wqcompat/tqueue
+DBG26=/sys/kernel/debug/wqcompat/work26
 n=0 failed=0
 
 ok() {
@@ -32,15 +36,20 @@ ok() {
 }
 
 # The guest /init opened the subtest (KTAP version, name): plan and results.
-echo "1..8"
-[ "${WARN:-0}" = 1 ] || echo N > $PARAM
+echo "1..10"
+[ "${WARN:-0}" = 1 ] || { echo N > $PARAM; echo N > $PARAM26; }
 # the tracepoints: on for the loop, switched while wqcompat is idle
 T=/sys/kernel/tracing
 mount -t tracefs nodev $T 2>/dev/null
 echo 0 > $T/options/record-cmd
 echo 0 > $T/options/record-tgid
 [ -d $T/events/wqcompat_tq ] && echo 1 > $T/events/wqcompat_tq/enable
-before=$(dmesg | grep -c "wqcompat: module $MOD unloaded with")
+# The shim's own counts, not the kernel log: 200 unloads overflow its ring.
+misuse() { awk '$1 == "misuse" { print $2 }' $DBG; }
+cancelled26() { sed -n 's/^going_cancelled: //p' $DBG26; }
+before=$(misuse)
+before26=$(cancelled26)
+bound0=$(sed -n 's/^bound: //p' $DBG26)
 
 rc=0
 i=0
@@ -54,9 +63,20 @@ ok $rc "insmod/rmmod $MOD $LOOPS times"
 [ ! -d /sys/module/$MOD ]
 ok $? "$MOD is gone"
 
-after=$(dmesg | grep -c "wqcompat: module $MOD unloaded with")
+after=$(misuse)
 [ $((after - before)) -eq "$LOOPS" ]
-ok $? "the shim named $MOD at each of $LOOPS unloads (saw $((after - before)))"
+ok $? "the 2.4 layer complained of $MOD at each of $LOOPS unloads (counted $((after - before)))"
+dmesg | grep -m 1 "wqcompat: module $MOD unloaded with .* task" | sed 's/^/# /'
+
+after26=$(cancelled26)
+[ $((after26 - before26)) -ge "$LOOPS" ]
+ok $? "the 2.6 layer reported $MOD's pending work at each unload (counted $((after26 - before26)) items)"
+dmesg | grep -m 1 "wqcompat: module $MOD unloaded with legacy work" | sed 's/^/# /'
+
+bound=$(sed -n 's/^bound: //p' $DBG26)
+[ "$bound" -eq "$bound0" ]
+ok $? "every 2.6 record of $MOD back in the pool (bound $bound0 before, $bound after)"
+sed 's/^/# /' $DBG26
 
 # length column of tq_timer, tq_immediate, tq_disk, keventd: all 0
 lens=$(awk 'NR > 1 && NR <= 5 { print $2 }' $DBG | tr '\n' ' ')
@@ -72,10 +92,11 @@ bad=$(awk 'NR > 1 && NR <= 6 && $3 != $2 + $5 + $7 { print $1 }' $DBG | tr '\n' 
 ok $? "queued == run + dropped + length on every queue${bad:+ (not on: $bad)}"
 sed 's/^/# /' $DBG
 
-# Each unload waits for the routines running when it began, which can
-# start nothing of it again: the second pass of steps 1-2 finds only what
-# they queued, the third nothing (tq_module.c).  A task that sleeps and
-# requeues itself (leaky_sched_fn) must not stretch this.
+# Each unload waits for the routines and handlers running when it began,
+# which can start nothing of it again: the second round of both layers
+# finds only what they queued, the third nothing (main.c, tq_module.c).
+# Work that sleeps and requeues itself (leaky_sched_fn, leaky_w26_busy_fn)
+# or a 2.6 handler feeding the 2.4 layer must not stretch this.
 rounds=$(awk '$1 == "unload_rounds_max" { print $2 }' $DBG)
 [ "${rounds:-99}" -le 3 ]
 ok $? "every unload took at most 3 rounds (most: ${rounds:-?})"
@@ -89,4 +110,5 @@ ok $? "tracepoints fired: queue ${q:-0}, run ${r:-0}, bh ${b:-0}"
 grep -m 3 'wqcompat_tq_run:' $T/trace | sed 's/^/# /'
 
 echo Y > $PARAM
+echo Y > $PARAM26
 exit $failed

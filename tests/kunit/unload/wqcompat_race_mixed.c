@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * For race-mixed.sh: a module whose 2.6 handler is still running when the
+ * module unloads, and queues a 2.4 task of the module on tq_timer before
+ * it returns.  The unload waits for the handler in the 2.6 layer; if the
+ * 2.4 layer had already let go of the module by then, the task would stay
+ * on tq_timer and the tick would call this module's code after it is
+ * gone.  Both layers must let go together (compat/main.c).
+ */
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/tqueue.h>
+#include <linux/workqueue.h>
+
+static DECLARE_COMPLETION(mixed_started);
+static struct work_struct mixed_work;
+
+static void mixed_task_fn(void *data)
+{
+	pr_info("wqcompat_race_mixed: task ran\n");
+}
+
+static struct tq_struct mixed_task = { routine: mixed_task_fn, data: NULL };
+
+static void mixed_fn(void *data)
+{
+	complete(&mixed_started);
+	/* Not synchronisation: the unload begins while this sleeps. */
+	msleep(300);
+	queue_task(&mixed_task, &tq_timer);
+}
+
+static int __init mixed_init(void)
+{
+	INIT_WORK(&mixed_work, mixed_fn, NULL);
+	schedule_work(&mixed_work);
+	wait_for_completion(&mixed_started);
+	return 0;
+}
+
+static void __exit mixed_exit(void)
+{
+	/* forgets the running handler: the driver bug the shim must survive */
+}
+
+module_init(mixed_init);
+module_exit(mixed_exit);
+
+MODULE_DESCRIPTION("wqport test: a 2.6 handler queues 2.4 work while its module unloads");
+MODULE_LICENSE("GPL");

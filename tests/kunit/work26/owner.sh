@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest scenario for `wqport test`: wqcompat_w26_peer runs work items in
+# memory it is given and forgets them; wqcompat_w26_owner then makes that
+# memory its own items and arms them.  Unloading the peer must not touch
+# them: the records the peer left at those addresses belong to the owner
+# from the moment it initialised or queued the items.
+P=/sys/module/wqcompat_w26_owner/parameters
+n=0 failed=0
+check() {	# check DESCRIPTION COMMAND...
+	n=$((n + 1))
+	what=$1; shift
+	if "$@"; then echo "ok $n $what"; else echo "not ok $n $what"; failed=1; fi
+}
+
+echo "1..5"
+check "insmod peer" insmod /modules/wqcompat_w26_peer.ko
+check "insmod owner" insmod /modules/wqcompat_w26_owner.ko
+check "rmmod peer" rmmod wqcompat_w26_peer
+echo 1 > $P/check
+result=$(cat $P/result)
+check "owner's items still armed after the peer went: $result" \
+	[ "${result%% *}" = ok ]
+check "rmmod owner" rmmod wqcompat_w26_owner
+exit $failed

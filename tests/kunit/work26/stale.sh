@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest scenario for `wqport test`: wqcompat_w26_stale unloads after the
+# kernel's own cancel_work_sync() of a legacy item whose memory it freed,
+# and with a modern item queued by a 2.6 timer that already fired, behind
+# a queue wqcompat_w26_blocker holds.  The shim must report the second
+# (the module's code would run after it is gone: it is taken off) and not
+# the first (nor touch its freed memory); when the blocker lets go nothing
+# of the module may run.  The report is a pr_warn here (work26_unload_warn
+# off), so that the kernel log stays clean.
+. /lib/wqport.sh
+M=wqcompat_w26_stale
+n=0 failed=0
+check() {	# check DESCRIPTION COMMAND...
+	n=$((n + 1))
+	what=$1; shift
+	if "$@"; then echo "ok $n $what"; else echo "not ok $n $what"; failed=1; fi
+}
+reports() { dmesg | grep -c "module $M unloaded with legacy work"; }
+
+echo "1..6"
+echo N > /sys/module/wqcompat/parameters/work26_unload_warn
+check "insmod blocker" insmod /modules/wqcompat_w26_blocker.ko
+check "insmod $M" insmod /modules/$M.ko
+check "rmmod $M" rmmod $M
+check "one report: the fired timer's run, taken off" [ "$(reports)" -eq 1 ]
+echo 1 > /sys/module/wqcompat_w26_blocker/parameters/release
+check "rmmod blocker" rmmod wqcompat_w26_blocker
+check "the module's handler never ran" \
+	[ "$(dmesg | grep -c 'wqcompat_w26_stale: modern handler ran')" -eq 0 ]
+dmesg | grep "module $M" | sed 's/^/# /'
+echo Y > /sys/module/wqcompat/parameters/work26_unload_warn
+exit $failed
