@@ -12,6 +12,8 @@
 
 #include <linux/tracepoint.h>
 
+#include "wqcompat_kapi.h"
+
 /*
  * Routines are recorded as void * the way the kernel's workqueue events
  * record work->func: a conversion for %ps, never a call.
@@ -31,7 +33,7 @@ TRACE_EVENT(wqcompat_tq_queue,
 	TP_fast_assign(
 		__entry->task = task;
 		__entry->list = list;
-		__assign_str(queue, queue);
+		wqcompat_assign_str(queue, queue);
 		__entry->routine = routine;
 		__entry->newly = newly;
 	),
@@ -52,7 +54,7 @@ TRACE_EVENT(wqcompat_tq_run,
 	),
 	TP_fast_assign(
 		__entry->task = task;
-		__assign_str(queue, queue);
+		wqcompat_assign_str(queue, queue);
 		__entry->routine = routine;
 		__entry->data = data;
 	),

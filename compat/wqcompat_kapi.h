@@ -12,6 +12,9 @@
  *	timer_delete(), _sync()		6.2	del_timer(), del_timer_sync()
  *					(Debian's 6.1 has both)
  *	WQCOMPAT_HAVE_WQ_BH		6.9	(no BH workqueues)
+ *	wqcompat_assign_str(dst, src)	6.10	__assign_str(dst, src); from
+ *					6.10 __assign_str(dst) takes src
+ *					from __string(dst, src)
  */
 #ifndef _WQCOMPAT_KAPI_H
 #define _WQCOMPAT_KAPI_H
@@ -34,6 +37,13 @@
 #define WQCOMPAT_HAVE_WQ_BH 1
 #else
 #define WQCOMPAT_HAVE_WQ_BH 0
+#endif
+
+/* In a TRACE_EVENT's TP_fast_assign(). */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define wqcompat_assign_str(dst, src) __assign_str(dst)
+#else
+#define wqcompat_assign_str(dst, src) __assign_str(dst, src)
 #endif
 
 #endif /* _WQCOMPAT_KAPI_H */

@@ -202,7 +202,6 @@ static const struct file_operations ser_fops = {
 	.open	= nonseekable_open,
 	.read	= ser_read,
 	.write	= ser_write,
-	.llseek	= no_llseek,
 };
 
 static struct miscdevice ser_misc = {

@@ -190,6 +190,11 @@ __wqcompat_init_work3(struct work_struct *work, void (*func)(void *data),
 {
 	struct wqcompat_work26_rec *rec;
 
+	/*
+	 * The item's memory may hold anything, on the stack too, and is read
+	 * on purpose (a binding of this address?): no -Wuninitialized.
+	 */
+	OPTIMIZER_HIDE_VAR(work);
 	if (READ_ONCE(work->func) == wqcompat_work_trampoline) {
 		rec = wqcompat_w26_rec_of(work);
 		if (likely(rec) && READ_ONCE(rec->owner) == owner &&

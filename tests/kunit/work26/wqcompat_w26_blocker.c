@@ -11,6 +11,8 @@
 #include <linux/moduleparam.h>
 #include <linux/workqueue.h>
 
+#include "wqcompat_w26_helpers.h"
+
 static DECLARE_COMPLETION(w26b_started);
 static DECLARE_COMPLETION(w26b_released);
 static struct work_struct w26b_work;

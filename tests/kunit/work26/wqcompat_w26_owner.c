@@ -12,8 +12,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-void peer_use(struct work_struct *legacy, struct work_struct *plain,
-	      struct workqueue_struct *wq);
+#include "wqcompat_w26_helpers.h"
 
 #define OWNER_DELAY (1000 * HZ)
 

@@ -10,6 +10,8 @@
 #include <linux/module.h>
 #include <linux/workqueue.h>
 
+#include "wqcompat_w26_helpers.h"
+
 static DECLARE_COMPLETION(peer_legacy_ran);
 static DECLARE_COMPLETION(peer_modern_ran);
 

@@ -18,7 +18,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
-void w26b_block(struct workqueue_struct *wq);
+#include "wqcompat_w26_helpers.h"
 
 struct stale_dev {
 	struct work_struct work;

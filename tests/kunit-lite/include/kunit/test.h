@@ -106,7 +106,8 @@ static inline void kunit_lite_fail(struct kunit *test, bool abort,
 	do {								\
 		if (!(cond)) {						\
 			char __why[192];				\
-			snprintf(__why, sizeof(__why), fmt, ##__VA_ARGS__); \
+			/* a bounded message: cut, not an error */	\
+			scnprintf(__why, sizeof(__why), fmt, ##__VA_ARGS__); \
 			kunit_lite_fail(test, abort, __FILE__, __LINE__, __why); \
 		}							\
 	} while (0)
