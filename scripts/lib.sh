@@ -123,12 +123,18 @@ stock_kernel_packages() {
 # package names and versions (it may not be fetched yet).  When apt knows no
 # such kernel (no package lists), the newest one already fetched.
 stock_kernel_dir() {
-	local pkgs d
+	local pkgs
 	stock_kernel_abi_regex "$1" >/dev/null || return 1
 	if pkgs=$(stock_kernel_packages "$1"); then
 		echo "$WQPORT_CACHE/kernel-$1-$(echo "$pkgs" | sha256sum | cut -c1-16)"
 		return 0
 	fi
+	stock_kernel_dir_fetched "$1"
+}
+
+# stock_kernel_dir_fetched SERIES: the newest SERIES kernel in the cache.
+stock_kernel_dir_fetched() {
+	local d
 	d=$(find "$WQPORT_CACHE" -maxdepth 2 -path "$WQPORT_CACHE/kernel-$1-*/.ready" \
 		-printf '%T@ %h\n' 2>/dev/null | sort -rn | head -1)
 	[ -n "$d" ] || return 1
