@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the races of the 2.4 layer that need a window widened to
+ * be seen: run against wqcompat.ko built with its test-only delay points
+ * (scripts/kbuild --hooks; tests/kunit/tqueue/runs: @hooks).  On a shim
+ * without them every case is skipped.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/fs.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/tqueue.h>
+
+#define TQR_DELAYS "/sys/module/wqcompat/parameters/test_delay_us"
+
+/* Set the shim's delay points (tq_popped, schedule_task, going_begin). */
+static int tqr_delays(const char *us)
+{
+	struct file *f = filp_open(TQR_DELAYS, O_WRONLY, 0);
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_write(f, us, strlen(us), &pos);
+	filp_close(f, NULL);
+	return n < 0 ? n : 0;
+}
+
+struct tqr_flush {
+	struct tq_struct task;
+	atomic_t runs;
+	struct completion first_returned;
+	int first_ret;
+};
+
+static void tqr_task_fn(void *data)
+{
+	struct tqr_flush *f = data;
+
+	atomic_inc(&f->runs);
+}
+
+/* The first schedule_task(): held between its queue_task() and its kick. */
+static int tqr_first_fn(void *arg)
+{
+	struct tqr_flush *f = arg;
+
+	f->first_ret = schedule_task(&f->task);
+	complete(&f->first_returned);
+	return 0;
+}
+
+/*
+ * Promise: flush_scheduled_tasks() waits for every task known to be queued
+ * when it is called.  CPU A's schedule_task(T) has put T on keventd's
+ * queue and is held (delay point) before it kicks keventd; CPU B's
+ * schedule_task(T) returns 0 (T is queued), and B flushes: T must have run
+ * when the flush returns.  2.4 queued a marker behind T and waited for it.
+ */
+static void flush_scheduled_tasks_waits_for_queued_task(struct kunit *test)
+{
+	struct tqr_flush *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	struct task_struct *first;
+	unsigned long until;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	if (tqr_delays("0,500000,0"))
+		kunit_skip(test, "wqcompat.ko without test delay points");
+	INIT_TQUEUE(&f->task, tqr_task_fn, f);
+	init_completion(&f->first_returned);
+	first = kthread_run(tqr_first_fn, f, "tqr_first");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(first));
+	/* Wait until T is queued: its sync bit says so (a state, not time). */
+	until = jiffies + 10 * HZ;
+	while (!test_bit(0, &f->task.sync) && time_before(jiffies, until))
+		schedule_timeout_uninterruptible(1);
+	KUNIT_ASSERT_TRUE(test, test_bit(0, &f->task.sync));
+
+	KUNIT_EXPECT_EQ(test, schedule_task(&f->task), 0);
+	flush_scheduled_tasks();
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->runs), 1);
+
+	wait_for_completion(&f->first_returned);
+	KUNIT_EXPECT_EQ(test, f->first_ret, 1);
+	tqr_delays("0,0,0");
+	flush_scheduled_tasks();
+	KUNIT_EXPECT_EQ(test, atomic_read(&f->runs), 1);
+}
+
+static struct kunit_case tqr_cases[] = {
+	KUNIT_CASE(flush_scheduled_tasks_waits_for_queued_task),
+	{}
+};
+
+static struct kunit_suite tqr_suite = {
+	.name = "wqcompat_tqueue_race",
+	.test_cases = tqr_cases,
+};
+
+kunit_test_suites(&tqr_suite);
+
+MODULE_DESCRIPTION("KUnit suite for wqcompat's 2.4 layer: races, with widened windows");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest scenario for `wqport test`, with the shim's test build (@hooks):
+# wqcompat_race_pop unloads while its task waits on keventd's queue behind
+# wqcompat_race_blocker, which lets keventd go 100 ms into the unload.  The
+# delay points hold the unload 300 ms after it begins and keventd's run 1 s
+# after it takes a task: the run takes the module's task as a going
+# module's (it is not called) and must not touch it after that, since the
+# unload frees the module meanwhile (KASAN on the debug kernel reports a
+# write into freed module memory).  misuse_warn=N makes the shim's report
+# one error line.
+M=wqcompat_race_pop
+D=/sys/module/wqcompat/parameters/test_delay_us
+n=0 failed=0
+check() {	# check DESCRIPTION COMMAND...
+	n=$((n + 1))
+	what=$1; shift
+	if "$@"; then echo "ok $n $what"; else echo "not ok $n $what"; failed=1; fi
+}
+
+echo "1..5"
+echo N > /sys/module/wqcompat/parameters/misuse_warn
+check "insmod blocker" insmod /modules/wqcompat_race_blocker.ko
+check "insmod $M" insmod /modules/$M.ko
+echo 1000000,0,300000 > $D
+check "rmmod $M" rmmod $M
+# Its exit waits for keventd's run, held at the delay point.
+check "rmmod blocker" rmmod wqcompat_race_blocker
+echo 0,0,0 > $D
+check "the task was taken off as the going module's, never called" \
+	[ "$(dmesg | grep -c "module $M unloaded with 1 task(s) queued (.*keventd 1")" -eq 1 ] &&
+	[ "$(dmesg | grep -c "$M: task ran")" -eq 0 ]
+dmesg | grep "$M" | sed 's/^/# /'
+echo Y > /sys/module/wqcompat/parameters/misuse_warn
+exit $failed
