@@ -17,19 +17,24 @@
  * waits (workqueue.c's non-reentrancy, find_worker_executing_work()).  With
  * one item there is one pass at a time, so no two BH routines ever
  * overlap, and bh_wq need not be ordered.  It is per-CPU and WQ_HIGHPRI:
- * the tick's mark runs the pass on the CPU the timer fired on, by a
- * worker that goes ahead of normal tasks there, as 2.4 ran bottom halves
- * before returning to any process.  Bottom halves are off while they run, so
- * they are atomic as in 2.4: a routine that sleeps triggers "scheduling
- * while atomic" (and DEBUG_ATOMIC_SLEEP's might_sleep() check), where 2.4
- * would have crashed.  A BH marked while bh_work runs (also by itself)
- * sets its bit again and requeues bh_work, so it runs once more after this
- * pass: no lost marks, no livelock inside one pass.
+ * the tick's mark runs the pass on the CPU the timer fired on.  A BH marked
+ * while bh_work runs (also by itself) sets its bit again and requeues
+ * bh_work, so it runs once more after this pass: no lost marks, no livelock
+ * inside one pass.
  *
- * What differs from 2.4: routines run in a kworker with softirqs off, not
- * in softirq context, so in_softirq() is true but in_serving_softirq() is
- * false, and a hard IRQ still preempts them (as in 2.4).  They run later
- * than 2.4's (after a context switch, not at irq_exit).
+ * Where the pass runs depends on the kernel (compat/wqcompat_kapi.h):
+ *
+ *  - 6.9 and later: bh_wq is a BH workqueue (WQ_BH).  The pass runs in
+ *    softirq context, on the way out of an interrupt, as 2.4 ran bottom
+ *    halves: in_serving_softirq() is true, a routine that sleeps is a bug
+ *    the kernel reports, and no process runs before it on that CPU.
+ *  - 6.1: bh_wq is an ordinary high-priority workqueue, and the pass runs
+ *    in its kworker with bottom halves off (local_bh_disable()): atomic as
+ *    in 2.4 (in_softirq() true, sleeping reported), but not serving a
+ *    softirq (in_serving_softirq() false), and later than 2.4's (after a
+ *    context switch, not at irq_exit).
+ *
+ * In both a hard IRQ still preempts a routine, as in 2.4.
  */
 #include <linux/bitops.h>
 #include <linux/bottom_half.h>
@@ -39,6 +44,7 @@
 
 #include "tq_internal.h"
 #include "tq_trace.h"
+#include "wqcompat_kapi.h"
 
 /* The slot table; written under wqcompat_tq_lock, read by bh_work. */
 static void (*bh_base[WQCOMPAT_NR_BH])(void);
@@ -49,6 +55,8 @@ static atomic_long_t bh_run[WQCOMPAT_NR_BH];
 static struct workqueue_struct *bh_wq;
 static void bh_work_fn(struct work_struct *work);
 static DECLARE_WORK(bh_work, bh_work_fn);
+/* This CPU is in the BH pass (remove_bh() from a BH must not wait). */
+static DEFINE_PER_CPU(bool, bh_in_pass);
 
 /* Slots that belong to the shim: drivers may mark them, not own them. */
 static bool bh_is_shim(int nr)
@@ -61,7 +69,8 @@ static void bh_work_fn(struct work_struct *work)
 	unsigned long pending = xchg(&bh_pending, 0);
 	unsigned int nr;
 
-	local_bh_disable();
+	local_bh_disable();	/* already off on a BH workqueue */
+	__this_cpu_write(bh_in_pass, true);
 	for_each_set_bit(nr, &pending, WQCOMPAT_NR_BH) {
 		void (*routine)(void) = READ_ONCE(bh_base[nr]);
 
@@ -71,6 +80,7 @@ static void bh_work_fn(struct work_struct *work)
 		atomic_long_inc(&bh_run[nr]);
 		routine();
 	}
+	__this_cpu_write(bh_in_pass, false);
 	local_bh_enable();
 }
 
@@ -149,7 +159,7 @@ void wqcompat_remove_bh(int nr)
 	WRITE_ONCE(bh_base[nr], NULL);
 	clear_bit(nr, &bh_pending);
 	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
-	if (current_work() == &bh_work)
+	if (in_softirq() && this_cpu_read(bh_in_pass))
 		return;
 	might_sleep();
 	flush_work(&bh_work);
@@ -205,7 +215,8 @@ const struct file_operations *wqcompat_bh_fops = &bh_fops;
 int wqcompat_bh_init(void)
 {
 	/* Not ordered: one work item serialises itself (see the top). */
-	bh_wq = alloc_workqueue("wqcompat_bh", WQ_HIGHPRI, 0);
+	bh_wq = alloc_workqueue("wqcompat_bh",
+				WQCOMPAT_WQ_BH | WQ_HIGHPRI, 0);
 	if (!bh_wq)
 		return -ENOMEM;
 	bh_base[TQUEUE_BH] = wqcompat_tq_timer_bh;

@@ -54,6 +54,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/preempt.h>
+#include <linux/sched/task_stack.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -291,16 +292,29 @@ static void w26_unpop(struct wqcompat_work26_rec *rec)
 /* ------------------------------------------------------------------ */
 /* Binding */
 
+#ifdef CONFIG_LOCKDEP
+/* The class of items declared on the stack (their key would be the item). */
+static struct lock_class_key w26_onstack_key;
+#endif
+
 /* The lockdep class of @work's initialisation, for its shadow. */
 static void w26_copy_class(struct wqcompat_work26_rec *rec,
 			   struct work_struct *work)
 {
 #ifdef CONFIG_LOCKDEP
 	struct lockdep_map *map = &work->lockdep_map;
+	struct lock_class_key *key = map->key;
 
-	if (map->key && rec->dwork.work.lockdep_map.key != map->key)
+	/*
+	 * DECLARE_WORK keys an item's class by the item's address, a static
+	 * object unless the item was declared inside a function: then one
+	 * class for all of those.
+	 */
+	if (key && object_is_on_stack(key))
+		key = &w26_onstack_key;
+	if (key && rec->dwork.work.lockdep_map.key != key)
 		lockdep_init_map(&rec->dwork.work.lockdep_map, map->name,
-				 map->key, 0);
+				 key, 0);
 #endif
 }
 

@@ -11,7 +11,7 @@
  *	timer_container_of()		6.16	from_timer()
  *	timer_delete(), _sync()		6.2	del_timer(), del_timer_sync()
  *					(Debian's 6.1 has both)
- *	WQCOMPAT_HAVE_WQ_BH		6.9	(no BH workqueues)
+ *	WQCOMPAT_WQ_BH			6.9	WQ_BH, or 0: no BH workqueues
  *	wqcompat_assign_str(dst, src)	6.10	__assign_str(dst, src); from
  *					6.10 __assign_str(dst) takes src
  *					from __string(dst, src)
@@ -34,9 +34,9 @@
 
 /* BH workqueues (WQ_BH): work items run in softirq context. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-#define WQCOMPAT_HAVE_WQ_BH 1
+#define WQCOMPAT_WQ_BH WQ_BH
 #else
-#define WQCOMPAT_HAVE_WQ_BH 0
+#define WQCOMPAT_WQ_BH 0
 #endif
 
 /* In a TRACE_EVENT's TP_fast_assign(). */

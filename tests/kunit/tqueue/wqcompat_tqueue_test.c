@@ -23,6 +23,7 @@
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/tqueue.h>
+#include <linux/version.h>
 
 #define TQT_TIMEOUT	(30 * HZ)	/* a hang, not a schedule */
 
@@ -36,7 +37,7 @@ struct tqt_probe {
 	int *log;		/* optional: append id to log[*log_len] */
 	atomic_t *log_len;
 	struct completion done;	/* completed on each run */
-	bool in_softirq, atomic, keventd, in_task;
+	bool in_softirq, atomic, keventd, in_task, serving_softirq;
 	unsigned long jiffies;
 	struct task_struct *who;
 };
@@ -46,6 +47,7 @@ static void tqt_probe_fn(void *data)
 	struct tqt_probe *p = data;
 
 	p->in_softirq = in_softirq();
+	p->serving_softirq = in_serving_softirq();
 	p->atomic = !preemptible();
 	p->in_task = in_task();
 	p->keventd = current_is_keventd();
@@ -297,6 +299,9 @@ static void tq_timer_runs_next_tick_atomic(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, time_after(p.jiffies, j0));
 	KUNIT_EXPECT_TRUE(test, p.in_softirq);
 	KUNIT_EXPECT_TRUE(test, p.atomic);
+	/* With BH workqueues (6.9), bottom halves run in a softirq, as 2.4's. */
+	if (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0))
+		KUNIT_EXPECT_TRUE(test, p.serving_softirq);
 	KUNIT_EXPECT_FALSE(test, p.keventd);
 }
 
@@ -373,6 +378,8 @@ static void tq_immediate_runs_on_mark_bh(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&imm.runs), 1);
 	KUNIT_EXPECT_TRUE(test, imm.in_softirq);
 	KUNIT_EXPECT_TRUE(test, imm.atomic);
+	if (LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0))
+		KUNIT_EXPECT_TRUE(test, imm.serving_softirq);
 }
 
 /* BH number order and exclusion */
