@@ -9,6 +9,8 @@
 #                     same for your driver)
 #   make check        every test suite; ends with "N passed, N failed, N skipped"
 #   make check-kcsan  the shim's KUnit suites on the KCSAN debug kernel
+#   make soak         the shim's soak: 1,000,000 cycles from 8 producers
+#                     (CYCLES=N, KERNEL=...)
 #   make lint         W=1 and sparse (C=2) builds, zero warnings, every kernel
 #   make bench        shim overhead (on both stock kernels), conversion speed,
 #                     test cycle time
@@ -30,7 +32,7 @@ PREFIX ?= /usr/local
 # Install the Debian packages once, when a tool is missing.
 DEPS = @scripts/install-deps --check 2>/dev/null || scripts/install-deps
 
-.PHONY: all modules port check check-kcsan lint bench debug-kernel install docs clean deps
+.PHONY: all modules port check check-kcsan soak lint bench debug-kernel install docs clean deps
 
 all: modules
 
@@ -56,6 +58,10 @@ check:
 check-kcsan:
 	$(DEPS)
 	scripts/check --suites tests/suites-kcsan
+
+soak:
+	$(DEPS)
+	$(foreach k,$(KERNEL),scripts/soak --kernel $(k) $(if $(CYCLES),--cycles $(CYCLES)) &&) true
 
 port:
 	$(DEPS)
