@@ -28,9 +28,15 @@ def run_suite(name, cmd, outdir):
     print(f'check: {name}: {" ".join(cmd)}', file=sys.stderr, flush=True)
     proc = subprocess.run(cmd, cwd=paths.TOP, stdout=subprocess.PIPE,
                           stdin=subprocess.DEVNULL, text=True, check=False)
-    with open(os.path.join(outdir, name + '.ktap'), 'w') as f:
+    path = os.path.join(outdir, name + '.ktap')
+    with open(path, 'w') as f:
         f.write(proc.stdout)
-    test = parse(proc.stdout)
+    try:
+        test = parse(proc.stdout)
+    except Exception as e:  # noqa: BLE001  kunit_parser gives up on bad KTAP
+        bad = [f'{name}: its KTAP cannot be read ({e}; {path})']
+        print(f'check: failed: {bad[0]}', file=sys.stderr)
+        return 0, 1, 0, time.time() - start, bad
     c = test.counts
     passed, failed, skipped = c.passed, c.failed + c.crashed, c.skipped
     if (proc.returncode or c.errors) and not failed:
