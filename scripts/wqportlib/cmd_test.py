@@ -16,6 +16,9 @@ OUTCOME = {PASS: 'pass', TEST_FAILURE: 'test failure', FINDINGS: 'kernel-log fin
 # Default --timeout: a stock kernel boots in seconds under TCG, a debug kernel
 # in about a minute and runs everything several times slower.
 DEFAULT_TIMEOUT = {'stock': 180, 'debug': 600}
+# A kernel that crashes while booting, before the test init, is booted again
+# once (docs/testing.md): up to this many boots per run.
+BOOTS = 2
 
 
 def add_parser(sub):
@@ -124,14 +127,24 @@ def run(args):
         plan = 2 * len(modules) + (1 if args.script else 0) + \
             sum(elf.kunit_suite_count(m) for m in modules)
         cpio = initramfs.build(rundir, modules, args.script, args.file)
-        result = qemu.run(image, cpio, log, timeout, accel=args.accel,
-                          append=args.append)
+        for boot in range(1, BOOTS + 1):
+            result = qemu.run(image, cpio, log, timeout, accel=args.accel,
+                              append=args.append)
+            with open(log, errors='replace') as f:
+                scan = logscan.Scan(f.read())
+            if not (scan.crash and not scan.begun) or boot == BOOTS:
+                break
+            # Nothing of the test has run: QEMU's multi-threaded TCG can
+            # crash a kernel that patches its own text while booting.
+            kept = f'{log}.boot{boot}'
+            os.replace(log, kept)
+            print(f'wqport test: the kernel crashed while booting, before the test '
+                  f'init ({scan.crash}; console log: {kept}); booting again',
+                  file=sys.stderr)
     except InfraError as e:
         print(f'wqport test: {OUTCOME[INFRA]}: {e}', file=sys.stderr)
         return INFRA
 
-    with open(log, errors='replace') as f:
-        scan = logscan.Scan(f.read())
     doc = ktap.compose(scan.ktap_lines(), plan)
     status, reason = judge(scan, result, plan, args.expect_finding)
     # A run cut short (crash, timeout) still gives as many results as its
