@@ -129,10 +129,15 @@ void wqcompat_init_work(struct work_struct *work, void (*func)(void *data),
 #endif
 	if (rec) {
 		if (unlikely(test_bit(WORK_STRUCT_PENDING_BIT,
-				      work_data_bits(&rec->dwork.work))) &&
-		    (cancel_delayed_work)(&rec->dwork))
-			pr_warn_ratelimited("wqcompat: INIT_WORK() of pending legacy work %ps (item %p): cancelled it, as 2.6 reset it\n",
-					    func, work);
+				      work_data_bits(&rec->dwork.work)))) {
+			if ((cancel_delayed_work)(&rec->dwork))
+				pr_warn_ratelimited("wqcompat: INIT_WORK() of pending legacy work %ps (item %p): cancelled it, as 2.6 reset it\n",
+						    func, work);
+		} else {
+			/* as the kernel's INIT_WORK resets an item's */
+			atomic_long_set(&rec->dwork.work.data,
+					WORK_STRUCT_NO_POOL);
+		}
 		wqcompat_w26_set_handler(rec, func, data);
 		WRITE_ONCE(rec->owner, owner);
 		return;
