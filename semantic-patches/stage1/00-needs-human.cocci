@@ -37,28 +37,68 @@ sys.path.insert(0, wqport_dir())
 import wqport_tq
 wqport_seen = set()
 
-// One anchor per file: the analysis is textual, over the whole file.
+def wqport_report(f):
+    if f not in wqport_seen:
+        wqport_seen.add(f)
+        for line, reason in wqport_tq.report_lines(f):
+            print("%s:%d:0-0: %s" % (f, line, reason))
+
+def wqport_org(f):
+    if f not in wqport_seen:
+        wqport_seen.add(f)
+        for line, reason in wqport_tq.report_lines(f):
+            print("* TODO [[view:%s::face=ovl-face1::linb=%d::colb=0::cole=0][%s]]" % (f, line, reason))
+
+// One anchor per file: the analysis is textual, over the whole file.  A
+// function; else (a header) an identifier in an expression or a macro;
+// else a type.
 @anchor depends on org || report@
 identifier fn;
 position p;
 @@
 fn@p(...) { ... }
 
+@anchor2 depends on (org || report) && !anchor@
+identifier x;
+position p;
+@@
+x@p
+
+@anchor3 depends on (org || report) && !anchor && !anchor2@
+type T;
+position p;
+@@
+T@p
+
 @script:python depends on report@
 p << anchor.p;
 @@
-if p[0].file not in wqport_seen:
-    wqport_seen.add(p[0].file)
-    for line, reason in wqport_tq.report_lines(p[0].file):
-        print("%s:%d:0-0: %s" % (p[0].file, line, reason))
+wqport_report(p[0].file)
+
+@script:python depends on report@
+p << anchor2.p;
+@@
+wqport_report(p[0].file)
+
+@script:python depends on report@
+p << anchor3.p;
+@@
+wqport_report(p[0].file)
 
 @script:python depends on org@
 p << anchor.p;
 @@
-if p[0].file not in wqport_seen:
-    wqport_seen.add(p[0].file)
-    for line, reason in wqport_tq.report_lines(p[0].file):
-        print("* TODO [[view:%s::face=ovl-face1::linb=%d::colb=0::cole=0][%s]]" % (p[0].file, line, reason))
+wqport_org(p[0].file)
+
+@script:python depends on org@
+p << anchor2.p;
+@@
+wqport_org(p[0].file)
+
+@script:python depends on org@
+p << anchor3.p;
+@@
+wqport_org(p[0].file)
 
 // Context: the calls that need a human, wherever they are.
 @depends on context@

@@ -75,6 +75,20 @@ struct tq_struct *P;
 - P->sync = 0;
 )
 
+// What is left of sync is a read (00 blocks any other use): 2.4's bit 0,
+// set while the task is queued and not yet run, is work_pending().
+@depends on patch && !wqport_blocked && !wqport_unsafe@
+struct tq_struct T;
+struct tq_struct *P;
+@@
+(
+- T.sync
++ work_pending(&T)
+|
+- P->sync
++ work_pending(P)
+)
+
 // The routine's expression stays where it is (spatch would re-print a
 // moved cast), the statement around it becomes INIT_WORK.
 @depends on patch && !wqport_blocked && !wqport_unsafe@

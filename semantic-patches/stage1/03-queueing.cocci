@@ -7,6 +7,10 @@
 ///   queue_task(t, &tq_timer)                   -> schedule_delayed_work(t, 1)
 ///   queue_task(t, &tq_immediate); mark_bh(IMMEDIATE_BH); -> schedule_work(t);
 ///   run_task_queue(&tq_timer)  (draining)      -> flush_scheduled_work()
+///   queue_task(&tty->flip.tqueue, &tq_timer)   -> tty_flip_buffer_push(tty)
+/// (the last is what 2.4's tty_flip_buffer_push() itself did for a tty
+/// without low_latency; the flip buffer's task is the tty layer's, whose
+/// type the driver cannot change)
 /// The return values keep their meaning: all return nonzero only when the
 /// task was newly queued.  Once no task goes on tq_immediate, a remaining
 /// mark_bh(IMMEDIATE_BH) has nothing of this driver's to run and goes too.
@@ -51,6 +55,12 @@ struct tq_struct *P;
 |
  P->sync != 0
 )
+
+@depends on patch && !wqport_blocked && !wqport_unsafe@
+expression E;
+@@
+- queue_task(&E->flip.tqueue, &tq_timer)
++ tty_flip_buffer_push(E)
 
 @depends on patch && !wqport_blocked && !wqport_unsafe@
 expression T;

@@ -12,6 +12,8 @@
 # The scan is textual and conservative: comments and strings are blanked first,
 # every #ifdef branch counts, and a name match is enough to block.
 
+import bisect
+import json
 import os
 import re
 import subprocess
@@ -64,8 +66,13 @@ def _unparsed(path, text):
 
 
 class Finding(object):
-    def __init__(self, line, reason, blocks):
+    """One use of the task-queue family that needs a human.  off: its offset
+    in the file; tasks: the nodes (see plan()) it keeps on the 2.4 API when
+    it blocks, None for those of its statement."""
+
+    def __init__(self, line, reason, blocks, off=None, tasks=None):
         self.line, self.reason, self.blocks = line, reason, blocks
+        self.off, self.tasks = off, tasks
 
     def __repr__(self):
         return "%d: %s%s" % (self.line, self.reason, " [blocks]" if self.blocks else "")
@@ -111,7 +118,9 @@ def _source(path):
         except (IOError, OSError):
             _cache[key] = None
         else:
-            _cache[key] = (raw, _blank(raw))
+            # what spatch skips reads as nothing: comments, literals,
+            # #if 0 and the branches of kernels before 2.4.0
+            _cache[key] = (raw, blank_dead(_blank(raw), FLOOR_24))
     return _cache[key]
 
 
@@ -184,7 +193,8 @@ def split_initializer(elements):
             if value not in ("0", "0UL", "0L"):
                 return None
         elif field == "list":
-            if not re.match(r"^\{\s*(NULL|0)?\s*(,\s*(NULL|0)\s*)?,?\s*\}$|^LIST_HEAD_INIT", value):
+            if not re.match(r"^\{\s*(NULL|0)?\s*(,\s*(NULL|0)\s*)?,?\s*\}$|^LIST_HEAD_INIT|^(NULL|0)$",
+                            value):
                 return None
         else:
             return None
@@ -465,26 +475,76 @@ def _tq_names(text):
     pointers, arrays."""
     names = set(re.findall(r"\bstruct\s+tq_struct\s*\**\s*([A-Za-z_]\w*)", text))
     for m in re.finditer(r"\bstruct\s+tq_struct\s+[^;{}]*;", text):
-        names.update(re.findall(r"[,\s*]([A-Za-z_]\w*)\s*(?:\[|,|;|=)", m.group(0)))
+        decl = re.sub(r"=[^,;]*", "", m.group(0))          # not what initialisers name
+        names.update(re.findall(r"[,\s*]([A-Za-z_]\w*)\s*(?:\[|,|;|=)", decl))
     names.discard("tq_struct")
     return names
 
 
 def local_headers(path):
     """The files path includes with #include "NAME" that exist beside it
-    (NAME neither absolute nor with a .. component)."""
-    src = _source(path)
-    if src is None:
-        return []
-    out = []
-    # the raw text: _blank() empties the quoted name
-    for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', src[0], re.M):
-        if m.group(1).startswith("/") or ".." in m.group(1).split("/"):
-            continue                    # as apply-stage's copy_local_includes
-        h = os.path.join(os.path.dirname(path), m.group(1))
-        if os.path.isfile(h) and h not in out:
-            out.append(h)
+    (NAME neither absolute nor with a .. component), and the files those
+    include in the same way, beside themselves."""
+    inc = os.environ.get("WQPORT_INCLUDE_DIR")
+    out, todo = [], [path]
+    while todo:
+        cur = todo.pop(0)
+        src = _source(cur)
+        if src is None:
+            continue
+        # the raw text: _blank() empties the quoted name
+        for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', src[0], re.M):
+            name = m.group(1) or m.group(2)
+            if name.startswith("/") or ".." in name.split("/"):
+                continue                # as apply-stage's copy_local_includes
+            if m.group(1):
+                h = os.path.join(os.path.dirname(cur), name)
+            elif inc:
+                h = os.path.join(inc, name)     # a header of the same wqport convert run
+            else:
+                continue
+            if os.path.isfile(h) and h not in out and h != path:
+                out.append(h)
+                todo.append(h)
     return out
+
+
+def forget(path):
+    """Drop what was worked out for path (not its text): the run's facts in
+    the environment changed."""
+    for k in list(_cache):
+        if k == path or (isinstance(k, tuple) and len(k) == 2 and k[1] == path
+                         and k[0] != "src"):
+            del _cache[k]
+
+
+def declaring_header(path, name, dirs):
+    """The header that declares name (a task or work item: struct tq_struct,
+    work_struct or delayed_work), among those path includes, found beside
+    it or under dirs (a wqport convert run's -I), as "<NAME>" or "NAME";
+    None if none does."""
+    seen, todo = set(), [(path, None)]
+    rx = re.compile(r"\bstruct\s+(?:tq_struct|work_struct|delayed_work)\s+[^;{}()]*\b%s\b"
+                    % re.escape(name))
+    while todo:
+        cur, shown = todo.pop(0)
+        try:
+            with open(cur, encoding="latin-1") as fh:
+                text = fh.read()
+        except (IOError, OSError):
+            continue
+        if shown and rx.search(_blank(text)):
+            return shown
+        for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', text, re.M):
+            n = m.group(1) or m.group(2)
+            cands = ([os.path.join(os.path.dirname(cur), n)] if m.group(1) else []) + \
+                [os.path.join(d, n) for d in dirs if d]
+            for c in cands:
+                if os.path.isfile(c) and os.path.realpath(c) not in seen:
+                    seen.add(os.path.realpath(c))
+                    todo.append((c, '"%s"' % n if m.group(1) else "<%s>" % n))
+                    break
+    return None
 
 
 def header_tasks(path):
@@ -605,12 +665,296 @@ def _bh_queue_ok(text, funcs, q):
     return dict(q=q, nr=nr, fn=fn), None
 
 
-def analyse(path):
-    if path in _cache:
-        return _cache[path]
+_BETWEEN_STORES = re.compile(r"^(?:\s|#[^\n]*(?:\n|$)|INIT_LIST_HEAD\s*\([^;]*\)\s*;|"
+                             r"[\w.\->\[\]]+?\s*(?:\.|->)\s*sync\s*=\s*0\s*;)*$")
+
+
+_SYNC0 = r"(?:\s*[\w.\->\[\]]+?\s*(?:\.|->)\s*sync\s*=\s*0\s*;)*"
+
+
+def _data_before_queueing(text, obj, ds):
+    """Whether every queueing of obj comes right after one of the data
+    stores ds (so that the data an INIT_WORK() gives it is never used)."""
+    for name in ("queue_task", "schedule_task"):
+        for off, args in _calls(text, name):
+            if not args or _last_name(args[0]) != obj:
+                continue
+            if not any(d["e"] <= off and re.match(_SYNC0 + r"\s*(?:if\s*\(\s*!?\s*)?$",
+                                                   text[d["e"]:off]) for d in ds):
+                return False
+    return True
+
+
+def _queued_after(text, end, obj):
+    """Whether the statement after offset end queues task obj (a
+    `obj.sync = 0;` between them is the 2.4 reset, which 02 drops)."""
+    m = re.match(_SYNC0 + r"\s*(?:if\s*\(\s*!?\s*)?(queue_task|schedule_task)\s*\(", text[end:])
+    if not m:
+        return False
+    args = next(_calls(text[end + m.start(1):], m.group(1)), (0, []))[1]
+    return bool(args) and _last_name(args[0]) == obj
+
+
+def _sync_read(text, start, end):
+    """Whether the .sync of the task expression ending at end (its last
+    name at start) is only read: not assigned, incremented, or taken the
+    address of (02 makes a read work_pending(), which is 2.4's bit 0 of
+    sync: queued and not yet run)."""
+    if re.match(r"\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|\s*(?:\+\+|--)", text[end:]):
+        return False
+    before = text[max(0, start - 160):start]
+    expr = re.search(r"[\w\s.\->\[\]()]*$", before).group(0)
+    lead = before[:len(before) - len(expr)].rstrip()
+    if lead.endswith(("&", "++", "--")) or re.match(r"\s*(?:\+\+|--|&)", expr):
+        return False
+    if re.search(r"&\s*\(?\s*[\w.\->\[\]\s]*$", before):
+        return False
+    return True
+
+
+def _defines(text):
+    """(start, end, name, params or None) of each #define of text."""
+    for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)(\([^)]*\))?(?:[^\n]*\\\n)*[^\n]*",
+                         text, re.M):
+        params = None
+        if m.group(2):
+            params = [p.strip() for p in m.group(2)[1:-1].split(",")]
+        yield m.start(), m.end(), m.group(1), params
+
+
+def _macro_param(text, off, arg):
+    """Whether arg, in the #define around offset off, is one of its parameters."""
+    for a, b, name, params in _defines(text):
+        if a <= off < b:
+            return params is not None and arg.strip() in params
+    return False
+
+
+def _queue_wrappers(text):
+    """(macro, index of its task parameter, index of its queue parameter)
+    for each #define that calls queue_task() with both from its caller."""
+    for a, b, name, params in _defines(text):
+        if not params:
+            continue
+        for off, args in _calls(text[a:b], "queue_task"):
+            if len(args) == 2:
+                t, q = _last_name(args[0]), re.sub(r"^&\s*", "", args[1]).strip()
+                if t in params and q in params:
+                    yield name, params.index(t), params.index(q)
+
+
+def _stores_apart(raw, text, tq_names, rewrites):
+    """The routine stores that 02 cannot make an INIT_WORK() of, as
+    (offset, task) pairs, after the rewrites that let it (appended to
+    rewrites, for mask()): a data store that only the list/sync preamble or
+    preprocessor lines separate from its routine store moves up to it; a
+    data store elsewhere whose value is the task's own container or NULL,
+    the same for every store, moves next to the task's one routine store;
+    a data store right before each queueing of a task with one routine
+    becomes PREPARE_TQUEUE(&task, routine, data) (2.4's own spelling of the
+    two stores, which 02 makes PREPARE_WORK())."""
+    stores = {}
+    for m in re.finditer(r"([\w.\->\[\]]+?)\s*(\.|->)\s*(routine|data)\s*=(?!=)\s*([^;]*);", text):
+        obj = _last_name(m.group(1))
+        if obj not in tq_names:
+            continue
+        lv = raw[m.start(1):m.end(1)]
+        b = re.match(r"^(.*?)\s*(->|\.)\s*(\w+)\s*$", lv, re.S)
+        stores.setdefault(obj, []).append(dict(
+            s=m.start(), e=m.end(), field=m.group(3), lv=lv, sep=m.group(2),
+            base=b.group(1) if b else None, bsep=b.group(2) if b else None,
+            value=raw[m.start(4):m.end(4)].strip()))
+    out = []
+    for obj, ss in stores.items():
+        rs = [x for x in ss if x["field"] == "routine"]
+        ds = [x for x in ss if x["field"] == "data"]
+        if not ds:
+            continue                    # a lone routine: 02 gives it NULL data
+        for r in rs:
+            r["paired"] = False
+
+        def gap(a, b):
+            lo, hi = (a, b) if a["s"] < b["s"] else (b, a)
+            return text[lo["e"]:hi["s"]]
+
+        paired, moves = set(), []
+        for r in rs:
+            for d in ds:
+                if id(d) in paired:
+                    continue
+                g = gap(r, d)
+                if re.match(r"^\s*$", g):
+                    paired.add(id(d))
+                    r["paired"] = True
+                    break
+                if _BETWEEN_STORES.match(g):
+                    paired.add(id(d))
+                    r["paired"] = True
+                    moves.append((r, d))
+                    break
+        lone_r = [r for r in rs if not r.get("paired")]
+        lone_d = [d for d in ds if id(d) not in paired]
+        ops = []
+        for r, d in moves:
+            ops += _move_store(raw, r, d, d["value"])
+        if lone_r or lone_d:
+            def kind(d):
+                v = re.sub(r"\s+", "", d["value"])
+                if v in ("NULL", "0", "(void*)0"):
+                    return "null"
+                if d["base"] is not None and ((d["bsep"] == "->" and v == re.sub(r"\s+", "", d["base"]))
+                                              or (d["bsep"] == "." and v == "&" + re.sub(r"\s+", "", d["base"]))):
+                    return "container"
+                return None
+            kinds = {kind(d) for d in ds} | _other_data_kinds(text, obj)
+            rvals = [r["value"] for r in rs] + _other_routines(text, obj)
+            routines = {re.sub(r"\s+", "", v) for v in rvals}
+            nulls = [r for r in lone_r if re.sub(r"\s+", "", r["value"]) in ("NULL", "0")]
+            if len(kinds) == 1 and None not in kinds and not nulls:
+                # every store gives the same data (the container, or NULL):
+                # each routine store gets it, the lone data stores go
+                k = kinds.pop()
+                bad = [r for r in lone_r if k == "container" and r["base"] is None]
+                if bad:
+                    out.extend((r["s"], obj, "routine") for r in bad)
+                    continue
+                for r in lone_r:
+                    value = "NULL" if k == "null" else \
+                        (r["base"] if r["bsep"] == "->" else "&" + r["base"])
+                    ops.append((r["e"], r["e"], " %s%sdata = %s;" % (r["lv"], r["sep"], value)))
+                for d in lone_d:
+                    ops.append(_delete_statement(raw, d["s"], d["e"]))
+            elif (len(routines) == 1 and lone_d
+                  and all(_queued_after(text, d["e"], obj) for d in lone_d)
+                  and (not lone_r or _data_before_queueing(text, obj, lone_d))):
+                rv = rvals[0]
+                for d in lone_d:
+                    ops.append((d["s"], d["e"], "PREPARE_TQUEUE(&%s, %s, %s);"
+                                % (d["lv"], rv, d["value"])))
+            else:
+                for x in (lone_r or lone_d):
+                    out.append((x["s"], obj, x["field"]))
+                continue
+        for a, b, t in ops:
+            rewrites.append(dict(start=a, end=b, text=t, at=a, node=obj))
+    return out
+
+
+def _other_routines(text, obj):
+    """The routines INIT_TQUEUE/PREPARE_TQUEUE or an initializer give obj."""
+    out = []
+    for name in ("INIT_TQUEUE", "PREPARE_TQUEUE"):
+        for off, args in _calls(text, name):
+            if len(args) == 3 and _last_name(args[0]) == obj:
+                out.append(args[1])
+    for m in re.finditer(r"\bstruct\s+tq_struct\s+%s\s*=\s*\{" % re.escape(obj), text):
+        o = m.end() - 1
+        r = split_initializer(_split_args(text[o + 1:_close(text, o, "{", "}") - 1]))
+        if r:
+            out.append(r[0])
+    return out
+
+
+def _other_data_kinds(text, obj):
+    """The kinds ("null", "container", None for other) of the data that
+    INIT_TQUEUE/PREPARE_TQUEUE or an initializer give obj."""
+    out = set()
+    for name in ("INIT_TQUEUE", "PREPARE_TQUEUE"):
+        for off, args in _calls(text, name):
+            if len(args) == 3 and _last_name(args[0]) == obj:
+                item = re.sub(r"\s+", "", args[0])
+                d = re.sub(r"\s+", "", args[2])
+                b = re.match(r"^&\(?(.*?)(->|\.)\w+\)?$", item)
+                if d in ("NULL", "0", "(void*)0"):
+                    out.add("null")
+                elif b and ((b.group(2) == "->" and d == b.group(1)) or
+                            (b.group(2) == "." and d == "&" + b.group(1))):
+                    out.add("container")
+                else:
+                    out.add(None)
+    for m in re.finditer(r"\bstruct\s+tq_struct\s+%s\s*=\s*\{" % re.escape(obj), text):
+        o = m.end() - 1
+        r = split_initializer(_split_args(text[o + 1:_close(text, o, "{", "}") - 1]))
+        if r:
+            out.add("null" if re.sub(r"\s+", "", r[1]) in ("NULL", "0") else None)
+    return out
+
+
+def _move_store(raw, r, d, value):
+    """Edits that put data store d right after routine store r."""
+    line_start = raw.rfind("\n", 0, r["s"]) + 1
+    indent = re.match(r"[ \t]*", raw[line_start:]).group(0)
+    ins = "\n%s%s%sdata = %s;" % (indent, d["lv"], d["sep"], value)
+    if d["s"] < r["s"]:
+        return [_delete_statement(raw, d["s"], d["e"]), (r["e"], r["e"], ins)]
+    return [(r["e"], r["e"], ins), _delete_statement(raw, d["s"], d["e"])]
+
+
+def _delete_statement(raw, s, e):
+    """The edit that deletes raw[s:e], with its line when nothing else is on it."""
+    a = raw.rfind("\n", 0, s) + 1
+    b = raw.find("\n", e)
+    b = len(raw) if b < 0 else b
+    if not raw[a:s].strip() and not raw[e:b].strip():
+        return (a, min(b + 1, len(raw)), "")
+    return (s, e, "")
+
+
+_MACRO_OK = re.compile(r"\b(?:queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|"
+                       r"flush_scheduled_tasks|run_task_queue|mark_bh|tq_struct|tq_timer|"
+                       r"tq_immediate)\b")
+
+
+def _convert_macro_body(raw, blank):
+    """A macro body of several statements with the 2.4 calls of 03 (and the
+    type of 04) in 2.6 form, spelled as 03 would; None when it holds
+    anything else of the family (field stores, other queues)."""
+    if re.search(r"(?:\.|->)\s*(?:routine|data|sync|list)\b|\btq_disk\b", blank):
+        return None
+    edits = []
+    for off, args in _calls(blank, "queue_task"):
+        e = _close(blank, blank.index("(", off), "(", ")")
+        q = re.sub(r"\s+", "", args[1]) if len(args) == 2 else ""
+        task = raw[blank.index("(", off) + 1:e - 1].rsplit(",", 1)[0].strip() if len(args) == 2 else ""
+        if q == "&tq_immediate":
+            edits.append((off, e, "schedule_work(%s)" % task))
+        elif q == "&tq_timer":
+            edits.append((off, e, "schedule_delayed_work(%s, 1)" % task))
+        else:
+            return None
+    for off, args in _calls(blank, "run_task_queue"):
+        if [re.sub(r"\s+", "", a) for a in args] != ["&tq_timer"]:
+            return None
+        edits.append((off, _close(blank, blank.index("(", off), "(", ")"), "flush_scheduled_work()"))
+    for m in re.finditer(r"\bmark_bh\s*\(\s*IMMEDIATE_BH\s*\)\s*;", blank):
+        edits.append((m.start(), m.end(), ""))
+    for m in re.finditer(r"\bmark_bh\b", blank):
+        if not any(a <= m.start() < b for a, b, _ in edits):
+            return None                 # another bottom half
+    for name, new in (("schedule_task", "schedule_work"), ("INIT_TQUEUE", "INIT_WORK"),
+                      ("PREPARE_TQUEUE", "PREPARE_WORK"),
+                      ("flush_scheduled_tasks", "flush_scheduled_work")):
+        for m in re.finditer(r"\b%s\b" % name, blank):
+            edits.append((m.start(), m.end(), new))
+    for m in re.finditer(r"\bstruct\s+tq_struct\b", blank):
+        edits.append((m.start(), m.end(), "struct work_struct"))
+    out = raw
+    for a, b, t in sorted(edits, reverse=True):
+        out = out[:a] + t + out[b:]
+    if _MACRO_OK.search(_blank(out)):
+        return None
+    return out
+
+
+def _findings(path):
+    """The uses that need a human, before plan() decides which tasks they
+    keep: Findings without a tail on their reason."""
+    key = ("findings", path)
+    if key in _cache:
+        return _cache[key]
     src = _source(path)
     if src is None:
-        _cache[path] = []
+        _cache[key] = []
         return []
     raw, text = src
     out = []
@@ -623,12 +967,21 @@ def analyse(path):
     conv_q = {bhq["q"]} if bhq else set()
     conv_nr = {bhq["nr"]} if bhq else set()
 
-    def find(off, reason, blocks):
-        out.append(Finding(_line(text, off), reason + (REASON_TAIL if blocks else ""), blocks))
+    def find(off, reason, blocks, tasks=None):
+        out.append(Finding(_line(text, off), reason, blocks, off, tasks))
+
+    # what mask() rewrites in the text for the tasks that convert, so that
+    # the patches see the forms they know: dict(start, end, text, at)
+    rewrites = _cache[("rewrites", path)] = []
+    in_define = [False] * (len(text) + 1)
+    for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", text, re.M):
+        in_define[m.start():m.end()] = [True] * (m.end() - m.start())
 
     # Names of task objects: variables, fields, pointers, arrays; also those
-    # of the driver's own headers beside the file (converted with it).
-    tq_names = _tq_names(text) | header_tasks(path)
+    # of the driver's own headers beside the file (converted with it), and
+    # those the other files of a wqport convert run declare.
+    visible = _tq_names(text) | header_tasks(path)     # what spatch can type
+    tq_names = visible | run_tasks()
     funcs = _function_bodies(text)
 
     # Declarations the initializer patch converts: struct tq_struct x = {...};
@@ -686,11 +1039,26 @@ def analyse(path):
             find(off, "wqport: queue_task() onto tq_disk (block-layer unplugging) has no "
                  "workqueue equivalent; use the request queue's unplug_fn by hand", True)
         elif q == "tq_scheduler":
-            find(off, "wqport: queue_task() onto tq_scheduler (gone since 2.4.0); "
-                 "schedule_work() is the likely replacement, check by hand", True)
+            # no 2.4 kernel has it: this is a branch for 2.2 that no target
+            # kernel compiles (#ifdef LINUX_2_4 ... #else), left as it is
+            find(off, "wqport: queue_task() onto tq_scheduler (gone since 2.4.0), in a branch "
+                 "no 2.4 or later kernel compiles: left as it is; delete the branch or "
+                 "make it schedule_work() by hand", False)
+        elif in_define[off] and _macro_param(text, off, q):
+            continue                    # a wrapper: its uses are checked below
         else:
             find(off, "wqport: queue_task() onto %s, a private or unknown task queue (run by "
                  "the driver's own bottom half?); convert each task to a work item by hand" % q, True)
+
+    # wrappers: #define M(t, q) queue_task(t, q), a queue given by the caller
+    for name, ti, qi in _queue_wrappers(text):
+        for off, args in _calls(text, name):
+            if in_define[off] or len(args) <= max(ti, qi):
+                continue
+            find(off, "wqport: %s is queued through %s(), a macro that takes the queue as "
+                 "an argument, which the patches do not follow; write its queue_task() (or "
+                 "the 2.6 call) out by hand" % (args[ti].strip(), name), True,
+                 {_last_name(args[ti])})
 
     for m in re.finditer(r"\bDECLARE_TASK_QUEUE\s*\(\s*(\w+)", text):
         if m.group(1) in conv_q:
@@ -709,7 +1077,8 @@ def analyse(path):
                  "tq_disk on 2.6+: use blk_run_queues()/the queue's unplug_fn by hand", False)
         else:
             find(off, "wqport: run_task_queue(&%s) runs a private or bottom-half queue "
-                 "synchronously; convert by hand" % q, True)
+                 "synchronously; convert by hand" % q, True,
+                 _bh_tasks(text, set(), {q}) if q in BH_QUEUES else None)
 
     # Custom bottom halves.
     for name in ("init_bh", "remove_bh", "mark_bh"):
@@ -721,7 +1090,8 @@ def analyse(path):
                  "synchronize_bh"):
         for off, args in _calls(text, name):
             find(off, "wqport: %s() excludes bottom halves; task routines become work items "
-                 "in process context, which it no longer excludes" % name, True)
+                 "in process context, which it no longer excludes" % name, True,
+                 _bh_tasks(text, conv_q) or {ALL})
 
     # Macros that hide task-queue code behind several statements.
     for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)", text, re.M):
@@ -734,6 +1104,10 @@ def analyse(path):
             b = b[_close(b, 0, "(", ")"):].strip()
         b = re.sub(r"^do\s*\{.*\}\s*while\s*\(\s*0\s*\)$", "", b, flags=re.S)
         if ";" in b.rstrip(";") or (b.endswith(";") and not b.startswith("{")):
+            new = _convert_macro_body(raw[m.start(2):m.end(2)], body)
+            if new is not None:
+                rewrites.append(dict(start=m.start(2), end=m.end(2), text=new, at=m.start()))
+                continue
             find(m.start(), "wqport: macro %s hides task-queue code in several statements, "
                  "which spatch cannot see through; expand or convert it by hand" % m.group(1), True)
 
@@ -745,41 +1119,31 @@ def analyse(path):
             continue                                     # checked below
         if field == "sync" and store and re.match(r"\s*=\s*0\s*;", text[m.end(1):]):
             continue
+        if field == "sync" and not store and _last_name(m.group(0)[:m.start(1) - m.start()]) \
+                in visible and _sync_read(text, m.start(), m.end(1)):
+            continue                    # 02 makes it work_pending()
         if field == "list" and re.search(r"INIT_LIST_HEAD\s*\(\s*&[^;]*$", text[max(0, m.start() - 80):m.start()]):
             continue
         find(m.start(), "wqport: reads or writes tq_struct.%s, which struct work_struct "
              "does not have; convert by hand" % field, True)
 
     # routine stores: need a data store beside them, or no data store at all.
-    stores = {}
-    for m in re.finditer(r"([\w.\->\[\]]+?)\s*(?:\.|->)\s*(routine|data)\s*=(?!=)([^;]*);", text):
-        obj = _last_name(m.group(1))
-        if obj in tq_names:
-            stores.setdefault(obj, []).append((m.start(), m.end(), m.group(2)))
-    for obj, ss in stores.items():
-        for i, (s, e, field) in enumerate(ss):
-            if field != "routine":
-                continue
-            near = [t for t in ss if t[2] == "data" and
-                    (abs(t[0] - e) < 3 or abs(s - t[1]) < 3 or
-                     re.match(r"^\s*$", text[min(e, t[1]):max(s, t[0])]))]
-            if not near and any(t[2] == "data" for t in ss):
-                find(s, "wqport: %s.routine is stored apart from %s.data; "
-                     "write its INIT_WORK() by hand" % (obj, obj), True)
+    for s, obj, field in _stores_apart(raw, text, tq_names, rewrites):
+        find(s, "wqport: %s.%s is stored apart from %s.%s; write its INIT_WORK() by hand"
+             % (obj, field, obj, "data" if field == "routine" else "routine"), True)
 
     # Field stores on a task whose struct tq_struct is declared elsewhere (a
     # header): 02's store rules need the type, so they would miss them while
     # 03 converts the queueing.
     tasks = set()
     foreign = []
-    in_define = [False] * (len(text) + 1)
-    for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", text, re.M):
-        in_define[m.start():m.end()] = [True] * (m.end() - m.start())
     for name in ("queue_task", "schedule_task", "INIT_TQUEUE", "PREPARE_TQUEUE"):
         for off, args in _calls(text, name):
+            if name == "queue_task" and flip_push(args):
+                continue                # 03 makes it tty_flip_buffer_push()
             if args:
                 tasks.add(_last_name(args[0]))
-                if ((_last_name(args[0]) not in tq_names or KERNEL_TASKS.search(args[0]))
+                if ((_last_name(args[0]) not in visible or KERNEL_TASKS.search(args[0]))
                         and not in_define[off] and re.match(r"^[\w\s&.\->\[\]()*]+$", args[0])):
                     # the tty layer's tty->flip.tqueue, or a header's task:
                     # its struct tq_struct would stay while the call changed
@@ -792,12 +1156,14 @@ def analyse(path):
     stored_apart = set()
     for m in re.finditer(r"([\w.\->\[\]]+?)\s*(?:\.|->)\s*(routine|data|sync)\s*=(?!=)", text):
         obj = _last_name(m.group(1))
-        if obj in tasks and obj not in tq_names:
+        if obj in tasks and obj not in visible:
             stored_apart.add(obj)
+            hdr = declaring_header(path, obj, _search_dirs())
             find(m.start(), "wqport: %s.%s is stored, but %s's struct tq_struct is declared "
-                 "outside this file (a header?); the field stores need its type: convert the "
-                 "driver's header with this file (both in one wqport convert), or by hand"
-                 % (obj, m.group(2), obj), True)
+                 "outside this file (%s); the field stores need its type: convert the "
+                 "driver's header with this file (both in one wqport convert%s), or by hand"
+                 % (obj, m.group(2), obj, "in " + hdr if hdr else "a header?",
+                    ", -I for <...>" if hdr and hdr.startswith("<") else ""), True)
 
     for off, reason, obj in foreign:
         if obj not in stored_apart:             # said once per task object
@@ -859,7 +1225,8 @@ def analyse(path):
                 if lk in bh_locked or "*" in bh_locked:
                     find(s + off, "wqport: %s() ran in bottom-half context and takes %s with "
                          "%s(), while process context takes it with _bh; as a work item it "
-                         "would race with bottom halves: convert by hand" % (r, lk, name), True)
+                         "would race with bottom halves: convert by hand" % (r, lk, name), True,
+                         {t for t, rs in routines.items() if r in rs} or {ALL})
 
     # A struct tq_struct handed to code outside the task-queue family.
     macros = set(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", text, re.M))
@@ -892,21 +1259,487 @@ def analyse(path):
                 continue
             chunk = "\n".join(text.split("\n")[start - 1:end])
             if re.search(TQ_TOKENS, chunk):
-                out.append(Finding(line, "wqport: spatch cannot parse lines %d-%d, which hold "
-                                   "task-queue code; convert by hand" % (start, end) + REASON_TAIL,
-                                   True))
+                a = sum(len(l) + 1 for l in all_lines[:start - 1])
+                b = a + len(chunk)
+                find(a, "wqport: spatch cannot parse lines %d-%d, which hold task-queue "
+                     "code; convert by hand" % (start, end), True,
+                     _nodes_between(path, a, b) or {ALL})
+                out[-1].line = line
 
     out.sort(key=lambda f: (f.line, f.reason))
-    _cache[path] = out
+    _cache[key] = out
     return out
 
 
+# Per task, not per file.  Converting one task object and not another is
+# safe when nothing ties them: the shim builds struct tq_struct and struct
+# work_struct side by side.  plan() puts every task of a file in a group
+# with everything that would have to change type with it, and keeps on the
+# 2.4 API only the groups that a blocking finding touches.
+#
+# Nodes are names: a task (variable, field, pointer, parameter, typedef:
+# one name is one node, whatever structure it is a field of), a private
+# queue ("q:Q"), a helper function that takes a task ("fn:F"), a macro that
+# uses the task-queue family ("m:M"), a task of a kernel structure ("k:...").
+# Ties: the nodes of one statement (a pointer set from a task, a call of a
+# helper, a macro's body and its uses, one declaration of several tasks), a
+# function that returns a task and what it returns, a private queue and the
+# tasks queued on it.  A type use that names no task (a cast, a sizeof)
+# with no task in its statement ties every task of the file.
+
+ALL = "*"                   # a finding whose tasks cannot be told: all of them
+KEPT = "__wqport_kept_"     # what mask() prefixes to what stays on the 2.4 API
+KEPT2 = "__wqport_kept2_"   # ... and to a flush that must also flush work items
+FAMILY_CALLS = ("queue_task", "schedule_task", "INIT_TQUEUE", "PREPARE_TQUEUE")
+MASKED_CALLS = FAMILY_CALLS + ("run_task_queue", "flush_scheduled_tasks", "mark_bh",
+                               "init_bh", "remove_bh", "DECLARE_TASK_QUEUE")
+FLIP = re.compile(r"^&\s*\(?\s*(.+?)\s*->\s*flip\s*\.\s*tqueue\s*\)?$", re.S)
+KERNEL_EXPR = re.compile(r"(?:->|\.)\s*flip\s*\.\s*tqueue\b|->\s*SAK_tq\b")
+
+
+def flip_push(args):
+    """TTY for queue_task(&TTY->flip.tqueue, &tq_timer), which is what 2.4's
+    tty_flip_buffer_push(TTY) did for a tty without low_latency; else None."""
+    if len(args) != 2 or re.sub(r"\s+", "", args[1]) != "&tq_timer":
+        return None
+    m = FLIP.match(args[0].strip())
+    return m.group(1) if m else None
+
+
+def _search_dirs():
+    """Where the headers of #include <...> are (WQPORT_SEARCH_DIRS, a wqport
+    convert run's -I): read to name a header, never converted."""
+    return [d for d in os.environ.get("WQPORT_SEARCH_DIRS", "").split(os.pathsep) if d]
+
+
+def run_tasks():
+    """Task names that other files of a wqport convert run declare
+    (WQPORT_TASKS, space-separated): their uses here are task uses too."""
+    return set(os.environ.get("WQPORT_TASKS", "").split())
+
+
+def forced():
+    """name -> file, for the tasks another file of the run keeps on the 2.4
+    API (WQPORT_KEEP: one "NAME<TAB>FILE" a line): kept here too."""
+    out = {}
+    for line in os.environ.get("WQPORT_KEEP", "").split("\n"):
+        if "\t" in line:
+            n, who = line.split("\t", 1)
+            out.setdefault(n.strip(), who.strip())
+    return out
+
+
+def _split_stmts(text, a, b, out):
+    start = a
+    for m in re.compile(r"[;{}]").finditer(text, a, b):
+        out.append((start, m.end()))
+        start = m.end()
+    if start < b:
+        out.append((start, b))
+
+
+def _spans(text):
+    """(start, end) of each statement of (blanked) text: a preprocessor
+    directive with its continuation lines whole, elsewhere the text between
+    two of ; { }."""
+    spans, pos = [], 0
+    for m in re.finditer(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", text, re.M):
+        _split_stmts(text, pos, m.start(), spans)
+        spans.append((m.start(), m.end()))
+        pos = m.end()
+    _split_stmts(text, pos, len(text), spans)
+    return spans
+
+
+class _Find(object):
+    """Union-find over node names."""
+
+    def __init__(self):
+        self.up = {}
+
+    def root(self, n):
+        self.up.setdefault(n, n)
+        while self.up[n] != n:
+            self.up[n] = self.up[self.up[n]]
+            n = self.up[n]
+        return n
+
+    def tie(self, nodes):
+        nodes = list(nodes)
+        for n in nodes[1:]:
+            a, b = self.root(nodes[0]), self.root(n)
+            if a != b:
+                self.up[b] = a
+
+
+def _graph(path):
+    """The nodes of path's statements and the groups they form: a dict with
+    text, spans, starts, nodes (one set per span), find (_Find), queued
+    (queue -> set of task nodes queued onto tq_timer, tq_immediate, or
+    scheduled: "schedule_task"), anon (spans of a type use tied to no task)."""
+    key = ("graph", path)
+    if key in _cache:
+        return _cache[key]
+    raw, text = _source(path)
+    spans = _spans(text)
+    starts = [a for a, _ in spans]
+    names = _tq_names(text) | header_tasks(path) | run_tasks()
+    idmap = {n: n for n in names}
+    queued = {"tq_timer": set(), "tq_immediate": set(), "schedule_task": set()}
+    params = []                         # (start, end, parameters) of each #define
+    for a, b, _, ps in _defines(text):
+        if ps:
+            params.append((a, b, set(ps)))
+
+    def param(off, arg):
+        return any(a <= off < b and arg.strip() in ps for a, b, ps in params)
+    for name in FAMILY_CALLS:
+        for off, args in _calls(text, name):
+            if not args or (name == "queue_task" and flip_push(args)):
+                continue
+            if param(off, args[0]):
+                continue                # a wrapper macro's parameter: its callers' tasks
+            k = KERNEL_EXPR.search(args[0])
+            t = _kernel_node(k.group(0)) if k else _last_name(args[0])
+            if not k and t not in ("NULL", "0") and re.match(r"^[A-Za-z_]\w*$", t):
+                idmap.setdefault(t, t)
+            if name == "schedule_task":
+                queued["schedule_task"].add(t)
+            elif name == "queue_task" and len(args) == 2:
+                q = re.sub(r"^&\s*", "", args[1]).strip()
+                if q in queued:
+                    queued[q].add(t)
+                elif re.match(r"^[\w.\->\[\]]+$", q) and q not in ("tq_disk", "tq_scheduler") \
+                        and not param(off, q):
+                    idmap.setdefault(_last_name(q), "q:" + _last_name(q))
+    for m in re.finditer(r"\bDECLARE_TASK_QUEUE\s*\(\s*(\w+)", text):
+        idmap.setdefault(m.group(1), "q:" + m.group(1))
+    for off, args in _calls(text, "run_task_queue"):
+        q = re.sub(r"^&\s*", "", args[0]).strip() if args else ""
+        if q and q not in ("tq_timer", "tq_immediate", "tq_disk") and \
+                re.match(r"^[\w.\->\[\]]+$", q):
+            idmap.setdefault(_last_name(q), "q:" + _last_name(q))
+    # helpers: functions (defined or declared here) with a task parameter
+    tq_types = r"\bstruct\s+tq_struct\b"
+    typedefs = re.findall(r"\btypedef\s+struct\s+tq_struct\s*\**\s*(\w+)\s*;", text)
+    if typedefs:
+        tq_types += r"|\b(?:%s)\b" % "|".join(typedefs)
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(([^;{}]*)\)\s*[{;]", text):
+        if m.group(1) not in ("if", "while", "for", "switch", "return", "sizeof") \
+                and re.search(tq_types, m.group(2)):
+            idmap.setdefault(m.group(1), "fn:" + m.group(1))
+    # macros that use the task-queue family: their uses are ties
+    for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)", text, re.M):
+        if re.search(TQ_TOKENS, m.group(2)):
+            idmap.setdefault(m.group(1), "m:" + m.group(1))
+    f = _Find()
+    span_nodes = [set() for _ in spans]
+    anon = []
+    i = 0
+    for m in re.finditer(r"[A-Za-z_]\w*|" + KERNEL_EXPR.pattern, text):
+        while i + 1 < len(spans) and spans[i + 1][0] <= m.start():
+            i += 1
+        w = m.group(0)
+        if not re.match(r"[A-Za-z_]", w):
+            span_nodes[i].add(_kernel_node(w))
+        elif w in idmap:
+            span_nodes[i].add(idmap[w])
+    for i, (a, b) in enumerate(spans):
+        if span_nodes[i]:
+            f.tie(span_nodes[i])
+        elif re.search(r"\bstruct\s+tq_struct\s*\**\s*\)", text[a:b]):
+            anon.append(i)
+    # a function that returns a task, and what it returns
+    for name, (s, e) in _function_bodies(text).items():
+        if idmap.get(name) == name:
+            for j in range(bisect.bisect_right(starts, s), bisect.bisect_left(starts, e)):
+                if re.match(r"\s*return\b", text[spans[j][0]:spans[j][1]]) and span_nodes[j]:
+                    f.tie([name] + sorted(span_nodes[j]))
+    for ns in span_nodes:
+        for n in ns:
+            f.root(n)
+    # pointers (parameters, locals): what they point to is named instead
+    objects = set(re.findall(r"\bstruct\s+tq_struct\s+([A-Za-z_]\w*)", text)) | header_tasks(path)
+    pointers = set(re.findall(r"\bstruct\s+tq_struct\s*\*+\s*([A-Za-z_]\w*)", text)) - objects
+    g = dict(text=text, spans=spans, starts=starts, nodes=span_nodes, find=f,
+             queued=queued, anon=anon, pointers=pointers)
+    _cache[key] = g
+    return g
+
+
+def _kernel_node(expr):
+    """The node of a kernel structure's task (->flip.tqueue, ->SAK_tq)."""
+    return "k:" + re.sub(r"\s+", "", expr).lstrip(".->")
+
+
+def _span_at(g, off):
+    return max(0, bisect.bisect_right(g["starts"], off) - 1)
+
+
+def _nodes_between(path, a, b):
+    """The nodes of the statements between offsets a and b of path."""
+    g = _graph(path)
+    out = set()
+    for j in range(_span_at(g, a), _span_at(g, max(a, b - 1)) + 1):
+        out |= g["nodes"][j]
+    return out
+
+
+def _bh_tasks(text, conv_q, queues=None):
+    """Names of the tasks queued onto tq_timer/tq_immediate (or queues), or
+    onto a private queue that 06 converts: their routines ran in a bottom half."""
+    qs = set(queues) if queues is not None else BH_QUEUES | set(conv_q)
+    out = set()
+    for off, args in _calls(text, "queue_task"):
+        if len(args) == 2 and re.sub(r"^&\s*", "", args[1]).strip() in qs \
+                and not flip_push(args):
+            out.add(_last_name(args[0]))
+    return out
+
+
+def _shown(nodes, pointers=()):
+    """Nodes as the report names them (not pointers to tasks)."""
+    out = []
+    for n in sorted(nodes):
+        if n in pointers:
+            continue
+        if n.startswith("q:"):
+            out.append("queue " + n[2:])
+        elif n.startswith("k:"):
+            out.append("the kernel's " + n[2:])
+        elif n.startswith("fn:"):
+            out.append("the helper %s()" % n[3:])
+        elif n.startswith("m:"):
+            out.append("the macro %s" % n[2:])
+        elif not re.match(r"^(fn|m):", n) and n != ALL:
+            out.append(n)
+    return out
+
+
+def plan(path):
+    """What stage 1 keeps of path on the 2.4 API: a dict with
+    findings (Findings, reasons with their tail), kept (nodes), whole (every
+    task of the file kept, or nothing to convert), partial (some kept, some
+    converted), graph (see _graph)."""
+    key = ("plan", path)
+    if key in _cache:
+        return _cache[key]
+    raw_findings = _findings(path)
+    src = _source(path)
+    if src is None:
+        _cache[key] = dict(findings=[], kept=set(), whole=False, partial=False, graph=None)
+        return _cache[key]
+    g = _graph(path)
+    f = g["find"]
+    allnodes = set(f.up)
+    direct = {}                         # finding -> its nodes
+    seeds = set()
+    for x in raw_findings:
+        if not x.blocks:
+            continue
+        ns = set(x.tasks) if x.tasks is not None else set(g["nodes"][_span_at(g, x.off)])
+        direct[id(x)] = ns or {ALL}
+        seeds |= direct[id(x)]
+    force = {n: who for n, who in forced().items() if n in allnodes}
+    if seeds - allnodes:
+        seeds.add(ALL)                  # a task the statements do not show
+    seeds |= set(force)
+    if ALL in seeds or (seeds and g["anon"]):
+        kept = set(allnodes)
+        whole = bool(seeds)
+    else:
+        roots = {f.root(n) for n in seeds if n in allnodes}
+        kept = {n for n in allnodes if f.root(n) in roots}
+        whole = bool(seeds) and kept >= allnodes
+    if whole:
+        kept = set(allnodes)
+    partial = bool(kept) and not whole
+    out = []
+    own = set()
+    for x in raw_findings:
+        reason = x.reason
+        if x.blocks and whole:
+            reason += REASON_TAIL
+        elif x.blocks:
+            ns = direct[id(x)]
+            own |= ns
+            group = {n for n in kept if any(f.root(n) == f.root(m) for m in ns if m in allnodes)}
+            reason += " (left on the 2.4 task-queue API: %s; the rest of the file is converted)" \
+                % ", ".join(_shown(group or ns, g["pointers"]) or _shown(ns) or ["its task"])
+        out.append(Finding(x.line, reason, x.blocks, x.off, x.tasks))
+    if kept:
+        # a kept task with no finding of its own: say why it stays (when
+        # the whole file stays for its own findings, their tail says it)
+        first = {}
+        for j, ns in enumerate(g["nodes"]):
+            for n in ns:
+                first.setdefault(n, j)
+        for n in sorted(kept - own):
+            if n not in first or re.match(r"^(fn|m):", n) or not _shown([n], g["pointers"]) \
+                    or (whole and n not in force):
+                continue
+            off = g["spans"][first[n]][0]
+            off += len(g["text"][off:]) - len(g["text"][off:].lstrip())
+            shown = _shown([n])[0]
+            if n in force:
+                why = ("%s keeps it (see its items), and its type must agree in every file "
+                       "of the run" % force[n])
+            else:
+                cause = [(x.line, _shown(direct[id(x)])) for x in raw_findings
+                         if x.blocks and any(m in allnodes and f.root(m) == f.root(n)
+                                             for m in direct[id(x)])]
+                line, who = cause[0] if cause else (0, [])
+                who = [x for x in who if x not in g["pointers"]] or who
+                why = ("a helper, a pointer or a statement ties it to %s, which line %d keeps "
+                       "there" % (", ".join(who) or "a task", line))
+            out.append(Finding(_line(g["text"], off), "wqport: %s is left on the 2.4 "
+                               "task-queue API: %s; convert them together by hand%s"
+                               % (shown, why, REASON_TAIL if whole else
+                                  " (the rest of the file is converted)"), True, off))
+    out.sort(key=lambda x: (x.line, x.reason))
+    res = dict(findings=out, kept=kept, whole=whole, partial=partial, graph=g)
+    _cache[key] = res
+    return res
+
+
+def analyse(path):
+    """Every finding for path, its reason with the tail that says what it
+    keeps: "(task queues in this file left as they are)" when the whole
+    file stays, "(left on the 2.4 task-queue API: X, Y; ...)" per task."""
+    return plan(path)["findings"]
+
+
 def blocked(path):
-    return any(f.blocks for f in analyse(path))
+    """Whether stage 1 leaves every task of path as it is."""
+    return plan(path)["whole"]
+
+
+def partial(path):
+    """Whether stage 1 converts some tasks of path and keeps others."""
+    return plan(path)["partial"]
+
+
+def kept_names(path, pointers=True):
+    """The task names (and "q:" queues) path keeps on the 2.4 API; with
+    pointers=False, not those of pointers to tasks (parameters, locals)."""
+    p = plan(path)
+    skip = p["graph"]["pointers"] if p["graph"] and not pointers else ()
+    return {n for n in p["kept"] if not re.match(r"^(fn|m|k):", n) and n != ALL
+            and n not in skip}
 
 
 def report_lines(path):
     return [(f.line, f.reason) for f in analyse(path)]
+
+
+def mask(path):
+    """Rewrite path (a work copy, analysed as it is) for the stage's patches:
+    in the statements of the tasks that stay on the 2.4 API, struct
+    tq_struct, the family's calls and the task fields get the KEPT prefix
+    (unmask() takes it off again); for the tasks that convert, the
+    rewrites _findings() planned (stores moved together, macro bodies); the
+    branches of kernels before 2.4.0 hidden (hide_dead)."""
+    p = plan(path)
+    with open(path, encoding="latin-1") as fh:
+        raw = fh.read()
+    edits = _kept_edits(raw, p) if p["partial"] else []
+    edits += _rewrites(path, p)
+    for a, b, r in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        raw = raw[:a] + r + raw[b:]
+    if edits:
+        with open(path, "w", encoding="latin-1") as fh:
+            fh.write(raw)
+    hide_dead(path, FLOOR_24)
+
+
+def _rewrites(path, p):
+    """The planned rewrites of the tasks that convert, as edits."""
+    g = p["graph"]
+    if g is None or p["whole"]:
+        return []
+    out = []
+    for rw in _cache.get(("rewrites", path), []):
+        nodes = {rw["node"]} if rw.get("node") else g["nodes"][_span_at(g, rw["at"])]
+        if not (nodes & p["kept"]):
+            out.append((rw["start"], rw["end"], rw["text"]))
+    return out
+
+
+def needs_mask(path):
+    """Whether mask() has anything to do for path."""
+    p = plan(path)
+    if p["partial"] or _rewrites(path, p):
+        return True
+    src = _source(path)
+    return src is not None and any(b["hideable"] and b["kind"] != "if0"
+                                   for b in dead_branches(src[0], FLOOR_24))
+
+
+def _kept_edits(raw, p):
+    """The edits that hide p's kept tasks from the patches."""
+    g = p["graph"]
+    text, spans, kept = g["text"], g["spans"], p["kept"]
+    edits = []                          # (start, end, replacement)
+
+    def rename(a, b, pattern, repl):
+        for m in re.finditer(pattern, text[a:b]):
+            edits.append((a + m.start(), a + m.end(), m.expand(repl)))
+
+    calls = "|".join(MASKED_CALLS)
+    kept_on = {q: bool(ns & kept) for q, ns in g["queued"].items()}
+    conv_on = {q: bool(ns - kept) for q, ns in g["queued"].items()}
+    for j, (a, b) in enumerate(spans):
+        s = text[a:b]
+        if g["nodes"][j] & kept:
+            rename(a, b, r"\bstruct(\s+)tq_struct\b", r"struct\1" + KEPT + "tq_struct")
+            rename(a, b, r"\b(%s)(\s*\()" % calls, KEPT + r"\1\2")
+            rename(a, b, r"(\.|->)(\s*)(routine|data|sync|list)\b", r"\1\2" + KEPT + r"\3")
+            continue
+        if g["nodes"][j]:
+            continue
+        if re.search(r"\bmark_bh\s*\(\s*IMMEDIATE_BH\s*\)", s) and kept_on["tq_immediate"]:
+            prev = text[spans[j - 1][0]:spans[j - 1][1]] if j else ""
+            if not (re.search(r"\bqueue_task\s*\(.*&\s*tq_immediate\s*\)", prev, re.S)
+                    and not (g["nodes"][j - 1] & kept)):
+                rename(a, b, r"\b(mark_bh)(\s*\()", KEPT + r"\1\2")
+        elif re.search(r"\bflush_scheduled_tasks\s*\(", s) and kept_on["schedule_task"]:
+            rename(a, b, r"\b(flush_scheduled_tasks)(\s*\()",
+                   (KEPT2 if conv_on["schedule_task"] else KEPT) + r"\1\2")
+        elif re.search(r"\brun_task_queue\s*\(\s*&\s*tq_timer\s*\)", s) and kept_on["tq_timer"]:
+            rename(a, b, r"\b(run_task_queue)(\s*\()",
+                   (KEPT2 if conv_on["tq_timer"] else KEPT) + r"\1\2")
+    for m in re.finditer(r"^([ \t]*#[ \t]*include[ \t]*<linux/)(tqueue\.h>)", raw, re.M):
+        edits.append((m.start(2), m.start(2), KEPT))
+    return edits
+
+
+WORK_API = re.compile(r"\bstruct\s+work_struct\b|\b(?:INIT_WORK|PREPARE_WORK|DECLARE_WORK|"
+                      r"schedule_work|schedule_delayed_work|flush_scheduled_work)\s*\(")
+
+
+def unmask(path):
+    """Undo mask() in path, after the patches ran: the kept names back; a
+    flush of kept tasks that converted ones shared is followed by
+    flush_scheduled_work(); <linux/workqueue.h> after <linux/tqueue.h> when
+    the file now uses work items and includes neither it nor a header the
+    stage added it after."""
+    show_dead(path)
+    with open(path, encoding="latin-1") as fh:
+        raw = fh.read()
+    before = raw
+
+    def both(m):
+        return "%s%s%s;\n%sflush_scheduled_work();" % (m.group(1), m.group(2), m.group(3),
+                                                         m.group(1))
+    raw = re.sub(r"^([ \t]*)" + KEPT2 + r"(flush_scheduled_tasks|run_task_queue)(\s*\([^;\n]*\))\s*;",
+                 both, raw, flags=re.M)
+    raw = raw.replace(KEPT2, "").replace(KEPT, "")
+    if WORK_API.search(_blank(raw)) and not re.search(r"#\s*include\s*<linux/workqueue\.h>", raw):
+        raw = re.sub(r"^([ \t]*#[ \t]*include[ \t]*<linux/tqueue\.h>[^\n]*\n)",
+                     r"\1#include <linux/workqueue.h>\n", raw, count=1, flags=re.M)
+    if raw != before:
+        with open(path, "w", encoding="latin-1") as fh:
+            fh.write(raw)
 
 
 def initializer_at(path, line, col):
@@ -964,3 +1797,264 @@ def has_initializer(path):
         return True
     return (re.search(r"\bstruct\s+tq_struct\s+\w+\s*=", src[1]) is not None
             or bool(nested(path)[0]))
+
+
+# Preprocessor branches that no target kernel compiles.  A 2.4 driver may
+# keep branches for 2.2 (`#if LINUX_VERSION_CODE < 0x020400`), an
+# out-of-tree 2.6 driver branches for the kernels before and after 2.6.20:
+# code in a branch that is false for every kernel from FLOOR up is left as
+# it is (no finding, no conversion, no leftover), like `#if 0`.  FLOOR is
+# stage 1's input, 2.4.0, or stage 2's output, 2.6.20.
+
+FLOOR_24 = (2, 4, 0)
+FLOOR_26 = (2, 6, 20)
+_SAMPLES = [(2, 4, 0), (2, 4, 18), (2, 4, 37), (2, 5, 0), (2, 5, 41), (2, 6, 0), (2, 6, 9),
+            (2, 6, 18), (2, 6, 19), (2, 6, 20), (2, 6, 30), (3, 0, 0), (3, 15, 0), (4, 0, 0),
+            (5, 0, 0), (6, 1, 0), (6, 12, 0)]
+
+
+def _kv(a, b, c):
+    return (a << 16) + (b << 8) + c
+
+
+def _cond_values(cond, versions):
+    """The value of a #if condition at each version (a tuple, one of True,
+    False, None for unknown: any macro but LINUX_VERSION_CODE and
+    KERNEL_VERSION, defined(), ...)."""
+    cond = re.sub(r"/\*.*?\*/|//.*", " ", cond)
+    toks = re.findall(r"0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*|\w+|&&|\|\||[<>=!]=|[<>!()+,-]", cond)
+    out = []
+    for v in versions:
+        pos = [0]
+
+        def peek():
+            return toks[pos[0]] if pos[0] < len(toks) else None
+
+        def take():
+            pos[0] += 1
+            return toks[pos[0] - 1]
+
+        def primary():
+            t = take() if peek() is not None else None
+            if t is None:
+                raise ValueError
+            if t == "(":
+                x = orr()
+                if take() != ")":
+                    raise ValueError
+                return x
+            if t == "!":
+                x = primary()
+                return None if x is None else (not x)
+            if t == "-":
+                x = primary()
+                return None if x is None else -x
+            if t == "defined":
+                if peek() == "(":
+                    take(), take(), take()
+                else:
+                    take()
+                return None
+            if t == "KERNEL_VERSION":
+                take()
+                a = orr()
+                take()
+                b = orr()
+                take()
+                c = orr()
+                take()
+                return None if None in (a, b, c) else _kv(a, b, c)
+            if t == "LINUX_VERSION_CODE":
+                return _kv(*v)
+            m = re.match(r"^(0[xX][0-9a-fA-F]+|\d+)", t)
+            if m:
+                return int(m.group(1), 0) if not re.match(r"^0\d", m.group(1)) else int(m.group(1), 8)
+            if re.match(r"^\w+$", t):
+                if peek() == "(":           # a function-like macro: skip it
+                    depth = 0
+                    while peek() is not None:
+                        x = take()
+                        depth += x == "("
+                        depth -= x == ")"
+                        if depth == 0:
+                            break
+                return None
+            raise ValueError
+
+        def additive():
+            x = primary()
+            while peek() in ("+", "-"):
+                op, y = take(), primary()
+                x = None if None in (x, y) else (x + y if op == "+" else x - y)
+            return x
+
+        def rel():
+            x = additive()
+            while peek() in ("<", ">", "<=", ">=", "==", "!="):
+                op, y = take(), additive()
+                if x is None or y is None:
+                    x = None
+                else:
+                    x = {"<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y,
+                         "==": x == y, "!=": x != y}[op]
+            return x
+
+        def truth(x):
+            return None if x is None else bool(x)
+
+        def andd():
+            x = rel()
+            while peek() == "&&":
+                take()
+                y = rel()
+                tx, ty = truth(x), truth(y)
+                x = False if False in (tx, ty) else (None if None in (tx, ty) else True)
+            return x
+
+        def orr():
+            x = andd()
+            while peek() == "||":
+                take()
+                y = andd()
+                tx, ty = truth(x), truth(y)
+                x = True if True in (tx, ty) else (None if None in (tx, ty) else False)
+            return x
+
+        try:
+            val = orr()
+            if peek() is not None:
+                val = None
+        except (ValueError, IndexError):
+            val = None
+        out.append(None if val is None else bool(val))
+    return tuple(out)
+
+
+def dead_branches(text, floor):
+    """The branches of text's #if chains that no kernel from floor up
+    compiles: a list of dict(first, last) (1-based lines of the code between
+    the directive and the next one of its chain), directive (the line of the
+    directive that opens the branch), kind ("if0": a literal #if 0;
+    "false": a condition false from floor up; "else": an #elif/#else after a
+    branch true from floor up), head (the line of the chain's #if),
+    hideable (spatch skips it once that #if reads "#if 0" (false) or
+    "#if 1" (else))."""
+    versions = [v for v in _SAMPLES if v >= floor]
+    lines = text.split("\n")
+    out, stack = [], []
+    i = 0
+    while i < len(lines):
+        start = i
+        line = lines[i]
+        while line.endswith("\\") and i + 1 < len(lines):
+            i += 1
+            line = line[:-1] + " " + lines[i]
+        m = re.match(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)$", line)
+        i += 1
+        if not m:
+            continue
+        d, rest = m.group(1), m.group(2)
+        if d in ("if", "ifdef", "ifndef"):
+            if d == "if":
+                vals = _cond_values(rest, versions)
+                literal0 = re.match(r"^\s*0\s*(/[*/].*)?$", rest) is not None
+            else:
+                vals, literal0 = (None,), False
+            fr = dict(head=start + 1, taken=False, branches=[])
+            stack.append(fr)
+            _open_branch(fr, start + 1, vals, literal0, "if")
+        elif d in ("elif", "else") and stack:
+            fr = stack[-1]
+            _close_branch(fr, start, out)
+            vals = _cond_values(rest, versions) if d == "elif" else (True,)
+            _open_branch(fr, start + 1, vals, False, d)
+        elif d == "endif" and stack:
+            fr = stack.pop()
+            _close_branch(fr, start, out)
+    return out
+
+
+def _open_branch(fr, line, vals, literal0, kind):
+    always_true = all(v is True for v in vals)
+    always_false = all(v is False for v in vals)
+    dead = fr["taken"] or always_false
+    why = "else" if fr["taken"] else ("if0" if literal0 else "false")
+    fr["cur"] = dict(directive=line, first=line + 1, dead=dead, kind=why, d=kind)
+    fr["taken"] = fr["taken"] or always_true
+    fr["branches"].append(fr["cur"])
+
+
+def _close_branch(fr, end_line0, out):
+    """Close fr's open branch at the directive on 0-based line end_line0."""
+    b = fr.get("cur")
+    if b is None:
+        return
+    fr["cur"] = None
+    if not b["dead"]:
+        return
+    first_branch = fr["branches"][0]
+    hide = (b["d"] == "if" and b["kind"] == "false") or \
+        (b["kind"] == "else" and first_branch["d"] == "if" and not first_branch["dead"]
+         and len(fr["branches"]) == 2 and b["d"] == "else")
+    out.append(dict(first=b["first"], last=end_line0, directive=b["directive"],
+                    kind=b["kind"], head=fr["head"], hideable=hide))
+
+
+def blank_dead(text, floor):
+    """text with the code of its dead branches (see dead_branches) blanked,
+    lines kept: what no target kernel compiles reads as nothing."""
+    dead = dead_branches(text, floor)
+    if not dead:
+        return text
+    lines = text.split("\n")
+    for b in dead:
+        for n in range(b["first"], b["last"] + 1):
+            if 1 <= n <= len(lines):
+                lines[n - 1] = re.sub(r"[^\n]", " ", lines[n - 1])
+    return "\n".join(lines)
+
+
+HIDDEN = "__wqport_hidden_"
+
+
+def hide_dead(path, floor):
+    """Rewrite in path (a work copy) the #if of each chain whose dead branch
+    spatch can be made to skip: "#if 0" before a branch false from floor
+    up, "#if 1" before an #else that no such kernel takes; the directive as
+    it was goes to path.hidden.json for show_dead().  True if any."""
+    with open(path, encoding="latin-1") as fh:
+        raw = fh.read()
+    lines = raw.split("\n")
+    saved = {}
+    for b in dead_branches(raw, floor):
+        if not b["hideable"] or b["kind"] == "if0":
+            continue
+        n = b["head"] - 1
+        if lines[n].rstrip().endswith("\\") or HIDDEN in lines[n]:
+            continue
+        k = len(saved)
+        saved[str(k)] = lines[n]
+        lines[n] = "#if %d /* %s%d */" % (0 if b["kind"] == "false" else 1, HIDDEN, k)
+    if not saved:
+        return False
+    with open(path, "w", encoding="latin-1") as fh:
+        fh.write("\n".join(lines))
+    with open(path + ".hidden.json", "w") as fh:
+        json.dump(saved, fh)
+    return True
+
+
+def show_dead(path):
+    """Undo hide_dead() in path."""
+    side = path + ".hidden.json"
+    if not os.path.exists(side):
+        return
+    with open(side) as fh:
+        saved = json.load(fh)
+    with open(path, encoding="latin-1") as fh:
+        raw = fh.read()
+    raw = re.sub(r"^[ \t]*#[ \t]*if [01] /\* %s(\d+) \*/[ \t]*$" % HIDDEN,
+                 lambda m: saved.get(m.group(1), m.group(0)), raw, flags=re.M)
+    with open(path, "w", encoding="latin-1") as fh:
+        fh.write(raw)
+    os.unlink(side)

@@ -1,4 +1,6 @@
-/* Task queue code under #ifdef: both branches are converted. */
+/* Task queue code under #ifdef: both branches are converted.  A branch for
+ * kernels before 2.4 (tq_scheduler) is none of a target kernel's: left as
+ * it is, not reported. */
 #include <linux/config.h>
 #include <linux/tqueue.h>
 

@@ -1,5 +1,5 @@
 /* tq_disk: block-layer unplugging.  A run is only reported; a driver task on
- * it keeps the file's task queues as they are. */
+ * it stays on the 2.4 API (the shim runs tq_disk), the others convert. */
 #include <linux/tqueue.h>
 #include <linux/blkdev.h>
 
