@@ -18,6 +18,20 @@
 /// &p->name[i]).  It is left alone and reported when it is used in any other
 /// way (passed on as a struct work_struct *, its members touched), and so is a
 /// delayed call on an item reached through a pointer.
+///
+/// A driver's wrapper of a delayed call, a function whose struct work_struct *
+/// parameter it hands to queue_delayed_work() and the like, counts as a
+/// delayed call on what its callers pass, when every one of them passes an
+/// item (&p->name ...): those become struct delayed_work, and so does the
+/// parameter, in the definition and in the prototypes.
+///
+/// Run by wqport convert, over several files: $WQPORT_DELAYED names items
+/// that another file of the run uses with delayed calls, $WQPORT_NOT_DELAYED
+/// those another file hands on as a plain work_struct, $WQPORT_WRAPPERS the
+/// wrappers (NAME:INDEX of the parameter) of the run, $WQPORT_DECLARED the
+/// items the run's files declare: an item declared in none of them (a
+/// header outside the run) is reported, not converted.  In report mode,
+/// $WQPORT_FACTS names a file for this file's own facts (JSON).
 //
 // Confidence: High
 // Copyright: wqport project.  License: GPL-2.0-only.
@@ -40,6 +54,33 @@ CURFILE = [None]
 REPORT = False
 ORG = False
 REPORTED = set()
+CANDIDATES = {} # file -> {function: (index, name) of a work_struct * parameter}
+PROTOS = {}     # file -> {function: index of a work_struct * parameter}, prototypes
+WRAPDEF = {}    # file -> {function: (index, name) of the parameter it delays}
+WRAPCALLS = {}  # file -> {function: [whether it passes an item, per call]}
+WRAPKEYS = {}   # file -> [(function, item key, position)] of wrapper calls
+WRAPARGS = {}   # file -> set of (line, item) passed to a wrapper
+POINTERS = []   # (position, item, function) of delayed calls through a pointer
+DECLARED = {}   # file -> set of item names declared in the file
+FIRST = {}      # file -> {key: position of its first delayed call}
+
+import os
+def env_names(var):
+    return set(os.environ.get(var, "").split())
+RUN_DELAYED = env_names("WQPORT_DELAYED")
+RUN_BAD = env_names("WQPORT_NOT_DELAYED")
+RUN_DECLARED = env_names("WQPORT_DECLARED")
+def env_wrappers(var):
+    out = {}
+    for w in env_names(var):
+        if ":" in w:
+            out[w.split(":")[0]] = int(w.split(":")[1])
+    return out
+RUN_WRAPPERS = env_wrappers("WQPORT_WRAPPERS")
+# wrappers defined in the run, whose calls the facts must count
+RUN_CANDIDATES = env_wrappers("WQPORT_WRAPPER_CANDIDATES")
+IN_RUN = "WQPORT_DECLARED" in os.environ     # run by wqport convert, facts shared
+FACTS = os.environ.get("WQPORT_FACTS")
 
 def norm(s):
     return re.sub(r'\s+', '', s)
@@ -70,22 +111,89 @@ def say(p, msg):
         coccilib.org.print_todo(p, 'wqport: ' + msg)
 
 def delayed(k):
-    return k is not None and k in DELAYED.get(CURFILE[0], set())
+    return k is not None and (k in DELAYED.get(CURFILE[0], set()) or k[1] in RUN_DELAYED)
+
+def bad(k):
+    return k in BAD.get(CURFILE[0], set()) or k[1] in RUN_BAD
+
+def wrapper_index(f):
+    """Index of the work parameter of wrapper f, if f is one of the file's
+    or the run's."""
+    d = WRAPDEF.get(CURFILE[0], {}).get(f)
+    if d is not None:
+        return d[0]
+    if f in RUN_WRAPPERS:
+        return RUN_WRAPPERS[f]
+    if f in RUN_CANDIDATES:
+        return RUN_CANDIDATES[f]
+    return PROTOS.get(CURFILE[0], {}).get(f)
+
+def ok_wrapper(f):
+    """A wrapper whose every call passes an item (and there is one): in
+    the run (wqport convert shares that), else in this file."""
+    if IN_RUN and not FACTS:
+        return f in RUN_WRAPPERS
+    calls = WRAPCALLS.get(CURFILE[0], {}).get(f, [])
+    return f in WRAPDEF.get(CURFILE[0], {}) and bool(calls) and all(calls)
+
+def declaring_header(f, name):
+    """The header among f's includes that declares name, if stage 1's
+    module (beside this stage's directory) can find it."""
+    try:
+        import sys
+        sys.path.insert(0, os.path.join(wqport_dir(), "..", "stage1"))
+        import wqport_tq
+        dirs = os.environ.get("WQPORT_SEARCH_DIRS", "").split(os.pathsep)
+        return wqport_tq.declaring_header(f, name, dirs)
+    except Exception:
+        return None
+
+def wqport_dir():
+    try:
+        argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
+        for i, a in enumerate(argv[:-1]):
+            if a in (b"--sp-file", b"--cocci-file"):
+                return os.path.dirname(os.path.abspath(argv[i + 1].decode()))
+    except (IOError, OSError):
+        pass
+    return "."
+
+def ok_wrapper_param(f, p):
+    d = WRAPDEF.get(CURFILE[0], {}).get(f)
+    return ok_wrapper(f) and d is not None and d[1] == p
+
+def wrapper_call(fn, X, p):
+    """A call of wrapper fn that passes X where it delays its parameter."""
+    CURFILE[0] = p.file
+    k = item_key(X)
+    WRAPCALLS.setdefault(p.file, {}).setdefault(fn, []).append(k is not None)
+    if k is not None:
+        WRAPKEYS.setdefault(p.file, []).append((fn, k, p))
+        WRAPARGS.setdefault(p.file, set()).add((p.line, norm(X)))
+
+def one_work_param(f):
+    """A wrapper whose prototype can be told by its one work parameter: the
+    run's (defined elsewhere), or this file's with no other."""
+    return f in RUN_WRAPPERS or f in WRAPDEF.get(CURFILE[0], {})
+
+def is_wrapper_name(f):
+    return (f in RUN_WRAPPERS or f in WRAPDEF.get(CURFILE[0], {}) or
+            (FACTS is not None and (f in PROTOS.get(CURFILE[0], {}) or f in RUN_CANDIDATES)))
 
 def is_ditem(x):
     return delayed(item_key(x))
 
 def is_ok_item(x):
     k = item_key(x)
-    return delayed(k) and k not in BAD.get(CURFILE[0], set())
+    return delayed(k) and not bad(k)
 
 def is_ok_field(f):
     k = ('field', f)
-    return delayed(k) and k not in BAD.get(CURFILE[0], set())
+    return delayed(k) and not bad(k)
 
 def is_ok_var(v):
     k = ('var', v)
-    return delayed(k) and k not in BAD.get(CURFILE[0], set())
+    return delayed(k) and not bad(k)
 
 def is_dfield(f):
     return delayed(('field', f))
@@ -104,6 +212,102 @@ REPORT = True
 ORG = True
 
 // ---------------------------------------------------------------- facts
+
+// the items this file declares (a delayed item declared in no file of the
+// run cannot change type with its uses)
+@decl@
+identifier fld;
+type T;
+position p;
+@@
+(
+T { ...
+ struct work_struct fld@p;
+ ... };
+|
+T { ...
+ struct work_struct fld@p[...];
+ ... };
+|
+T { ...
+ struct delayed_work fld@p;
+ ... };
+|
+T { ...
+ struct delayed_work fld@p[...];
+ ... };
+|
+ struct work_struct fld@p;
+|
+ struct work_struct fld@p[...];
+|
+ struct delayed_work fld@p;
+|
+ struct delayed_work fld@p[...];
+)
+
+@script:python@
+fld << decl.fld;
+p << decl.p;
+@@
+DECLARED.setdefault(p[0].file, set()).add(fld)
+
+@ddecl@
+declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
+identifier n;
+expression list es;
+position p;
+@@
+(
+DECLARE_WORK@p(n, es);
+|
+DECLARE_DELAYED_WORK@p(n, es);
+)
+
+@script:python@
+n << ddecl.n;
+p << ddecl.p;
+@@
+DECLARED.setdefault(p[0].file, set()).add(n)
+
+// wrappers of delayed calls: a function with a struct work_struct *
+// parameter (dcall below tells whether it hands it to a delayed call)
+@wrap@
+identifier fn, P;
+parameter list[n] ps;
+type T;
+position pw;
+@@
+T fn@pw(ps, struct work_struct *P, ...) { ... }
+
+@script:python@
+fn << wrap.fn;
+P << wrap.P;
+n << wrap.n;
+pw << wrap.pw;
+@@
+CANDIDATES.setdefault(pw[0].file, {}).setdefault(fn, (int(n), P))
+
+// a prototype with such a parameter: a wrapper defined in another file
+// (its calls here are facts for wqport convert's other files)
+@wproto@
+identifier fn;
+parameter list[n] ps;
+type T;
+position pw;
+@@
+(
+T fn@pw(ps, struct work_struct *, ...);
+|
+T fn@pw(ps, struct work_struct *P, ...);
+)
+
+@script:python@
+fn << wproto.fn;
+n << wproto.n;
+pw << wproto.pw;
+@@
+PROTOS.setdefault(pw[0].file, {}).setdefault(fn, int(n))
 
 @dcall@
 expression X, wq, d, cpu;
@@ -132,11 +336,103 @@ p << dcall.p;
 CURFILE[0] = p[0].file
 k = item_key(X)
 if k is None:
-    say(p[0], 'delayed call on %s, a work item reached through a pointer: '
-        'make the item it points to a struct delayed_work and this pointer a '
-        'struct delayed_work * by hand' % norm(X))
+    c = CANDIDATES.get(p[0].file, {}).get(p[0].current_element)
+    if c is not None and c[1] == norm(X):
+        WRAPDEF.setdefault(p[0].file, {})[p[0].current_element] = c
+    POINTERS.append((p[0], norm(X), p[0].current_element))
 else:
     DELAYED.setdefault(p[0].file, set()).add(k)
+    FIRST.setdefault(p[0].file, {}).setdefault(k, p[0])
+
+// a call of a wrapper: a delayed call on what it passes (one rule for
+// each place the work parameter can have)
+@wcall0@
+identifier fn : script:python() { wrapper_index(fn) == 0 };
+expression X;
+position p;
+@@
+fn@p(X, ...)
+
+@script:python@
+fn << wcall0.fn;
+X << wcall0.X;
+p << wcall0.p;
+@@
+wrapper_call(fn, X, p[0])
+
+@wcall1@
+identifier fn : script:python() { wrapper_index(fn) == 1 };
+expression X, E0;
+position p;
+@@
+fn@p(E0, X, ...)
+
+@script:python@
+fn << wcall1.fn;
+X << wcall1.X;
+p << wcall1.p;
+@@
+wrapper_call(fn, X, p[0])
+
+@wcall2@
+identifier fn : script:python() { wrapper_index(fn) == 2 };
+expression X, E0, E1;
+position p;
+@@
+fn@p(E0, E1, X, ...)
+
+@script:python@
+fn << wcall2.fn;
+X << wcall2.X;
+p << wcall2.p;
+@@
+wrapper_call(fn, X, p[0])
+
+@wcall3@
+identifier fn : script:python() { wrapper_index(fn) == 3 };
+expression X, E0, E1, E2;
+position p;
+@@
+fn@p(E0, E1, E2, X, ...)
+
+@script:python@
+fn << wcall3.fn;
+X << wcall3.X;
+p << wcall3.p;
+@@
+wrapper_call(fn, X, p[0])
+
+// what the wrappers' calls make delayed; delayed calls through a pointer
+// other than an ok wrapper's parameter are reported; a delayed item
+// declared in no file of the run is reported and left alone
+@script:python@
+@@
+f = CURFILE[0]
+if f is not None:
+    for fn, k, p in WRAPKEYS.get(f, []):
+        if ok_wrapper(fn):
+            DELAYED.setdefault(f, set()).add(k)
+            FIRST.setdefault(f, {}).setdefault(k, p)
+    for p, X, fn in POINTERS:
+        if p.file == f and not (ok_wrapper(fn) and
+                                WRAPDEF.get(f, {}).get(fn, (0, None))[1] == X):
+            say(p, 'delayed call on %s, a work item reached through a pointer: '
+                'make the item it points to a struct delayed_work and this pointer a '
+                'struct delayed_work * by hand' % X)
+    if not FACTS:
+        known_here = DECLARED.get(f, set()) | RUN_DECLARED
+        for k, p in sorted(FIRST.get(f, {}).items(), key=lambda x: (x[1].line, x[0])):
+            if k[1] in known_here or bad(k):
+                continue
+            BAD.setdefault(f, set()).add(k)
+            hdr = declaring_header(f, k[1])
+            say(p, '%s is used with delayed calls, but its struct work_struct is declared '
+                'outside %s (%s): it is not converted to struct delayed_work; convert that '
+                'header in the same run%s, or make it struct delayed_work and convert its '
+                'uses by hand'
+                % (k[1], 'this run' if IN_RUN else 'this file',
+                   'in ' + hdr if hdr else 'a header?',
+                   '' if hdr and hdr.startswith('"') else ' (wqport convert -I for <...>)'))
 
 // uses of a delayed item that this patch knows how to carry over
 @known@
@@ -188,7 +484,8 @@ X@p
 X << anyuse.X;
 p << anyuse.p;
 @@
-if (p[0].line, p[0].column) not in KNOWN.get(p[0].file, set()):
+if (p[0].line, p[0].column) not in KNOWN.get(p[0].file, set()) and \
+        (p[0].line, norm(X)) not in WRAPARGS.get(p[0].file, set()):
     k = item_key(X)
     BAD.setdefault(p[0].file, set()).add(k)
     say(p[0], '%s is used with delayed calls but also handed on here as a '
@@ -299,3 +596,50 @@ expression list es;
 - work_pending(X)
 + delayed_work_pending(X)
 )
+
+// a wrapper's parameter, in its definition and its prototypes
+@depends on patch@
+identifier fn : script:python() { ok_wrapper(fn) };
+identifier P : script:python(fn) { ok_wrapper_param(fn, P) };
+type T;
+@@
+T fn(...,
+- struct work_struct *P
++ struct delayed_work *P
+ ,...) { ... }
+
+@depends on patch@
+identifier fn : script:python() { ok_wrapper(fn) and one_work_param(fn) };
+identifier P;
+type T;
+@@
+T fn(...,
+- struct work_struct *P
++ struct delayed_work *P
+ ,...);
+
+@depends on patch@
+identifier fn : script:python() { ok_wrapper(fn) and one_work_param(fn) };
+type T;
+@@
+T fn(...,
+- struct work_struct *
++ struct delayed_work *
+ ,...);
+
+@finalize:python@
+@@
+if FACTS:
+    import json
+    out = dict(delayed=[], bad=[], wrappers={}, wcalls={}, wkeys={}, declared=[])
+    for f in set(DELAYED) | set(WRAPDEF) | set(WRAPCALLS) | set(DECLARED) | set(BAD):
+        out["delayed"] += sorted(k[1] for k in DELAYED.get(f, set()))
+        out["bad"] += sorted(k[1] for k in BAD.get(f, set()) if k)
+        out["wrappers"].update(dict((fn, d[0]) for fn, d in WRAPDEF.get(f, {}).items()))
+        for fn, calls in WRAPCALLS.get(f, {}).items():
+            out["wcalls"].setdefault(fn, []).extend(calls)
+        for fn, k, p in WRAPKEYS.get(f, []):
+            out["wkeys"].setdefault(fn, []).append(k[1])
+        out["declared"] += sorted(DECLARED.get(f, set()))
+    with open(FACTS, "w") as fh:
+        json.dump(out, fh)

@@ -69,6 +69,10 @@ COLLIDE = set()  # (file, handler) whose body already uses the name work
 def norm(s):
     return re.sub(r'\s+', '', s)
 
+# data that is a constant: a number, a character, a string, cast or not
+CONST = re.compile(r'^(?:\([\w\s*]+\))?\(?-?(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*\)?$|'
+                   r"^'(?:\\.|[^'])'$|^\"[^\"]*\"$")
+
 def key(p):
     return (p.line, p.column)
 
@@ -120,6 +124,8 @@ def classify(f, u):
     W, D = u['W'], strip_void_cast(u['D'])
     if D in ('NULL', '0'):
         return ('null',)
+    if CONST.match(D):
+        return ('const', u['D'])
     # the data is the structure that contains the item; that structure may
     # itself be an array element (&d->el[i].w with data &d->el[i]):
     # container_of(work, T, w) recovers the element whatever the index
@@ -156,6 +162,9 @@ def is_global(f):
 
 def is_null(f):
     return kind_of(f) == 'null'
+
+def is_const(f):
+    return kind_of(f) == 'const'
 
 def is_unread(f):
     # a container handler that never reads its data: only the signature
@@ -218,10 +227,30 @@ def decide(file, f):
         return None
     conts = [(u, k) for u, k in kinds if k[0] == 'container']
     globs = [(u, k) for u, k in kinds if k[0] == 'global']
+    consts = [(u, k) for u, k in kinds if k[0] == 'const']
     nulls = [(u, k) for u, k in kinds if k[0] == 'null']
     reads = f in READS.get(file, set())
+    values = set('NULL' if k[0] == 'null' else norm(k[1]) for u, k in nulls + consts)
     kind = None
-    if conts and not globs and not (nulls and reads):
+    if (nulls or consts) and not conts and not globs and reads and len(values) == 1:
+        # the same constant for every item, and the handler reads it: it
+        # can hold the value itself
+        value = 'NULL' if nulls else consts[0][1][1]
+        kind = dict(kind='const', value=value, item=kinds[0][0]['W'],
+                    delayed='DELAYED' in kinds[0][0]['macro'])
+        if len(set(u['W'] for u, k in kinds)) != 1:
+            kind['item'] = None
+    elif consts and not reads and not conts and not globs:
+        kind = dict(kind='null', item=kinds[0][0]['W'],
+                    delayed='DELAYED' in kinds[0][0]['macro'])
+        if len(set(u['W'] for u, k in kinds)) != 1:
+            kind['item'] = None
+    elif consts:
+        for u, k in kinds:
+            say(u['pos'], '%s() gets different data (%s): give each item its own '
+                'handler, or keep the data beside each item and read it through '
+                'container_of()' % (f, ', '.join(sorted(set(x[0]['D'] for x in kinds)))))
+    elif conts and not globs and not (nulls and reads):
         flds = set(k[2] for u, k in conts)
         dels = set('DELAYED' in u['macro'] for u, k in conts)
         types = set(ETYPE.get(file, {}).get(key(u['pos'])) for u, k in conts)
@@ -341,6 +370,9 @@ def call_arg(kind, a):
             return item_addr(kind, kind['item'])
         return None
     if kind['kind'] == 'null' and kind['item'] and a in ('NULL', '0'):
+        return item_addr(kind, kind['item'])
+    if kind['kind'] == 'const' and kind['item'] and (
+            a == norm(kind['value']) or (a in ('NULL', '0') and kind['value'] == 'NULL')):
         return item_addr(kind, kind['item'])
     return None
 
@@ -674,6 +706,19 @@ coccinelle.fld = cocci.make_ident(k['fld'])
 coccinelle.WE = cocci.make_expr('to_delayed_work(work)' if k['delayed']
                                 else 'work')
 
+@hk@
+identifier f : script:python() { is_const(f) };
+identifier data;
+type PT;
+@@
+void f(PT data) { ... }
+
+@script:python okk@
+f << hk.f;
+V;
+@@
+coccinelle.V = cocci.make_expr(decide(CURFILE[0], f)['value'])
+
 @hg@
 identifier f : script:python() { is_global(f) };
 identifier data;
@@ -777,6 +822,20 @@ type okg.GT, hg.PT, T2;
 + &g
 )
  ...>
+ }
+
+// the same constant for every item: the handler holds it
+@k1 depends on patch@
+identifier hk.f, hk.data;
+type hk.PT;
+expression okk.V;
+@@
+ void f(
+- PT data
++ struct work_struct *work
+ ) {
++ PT data = V;
+ ...
  }
 
 @n1 depends on patch@
