@@ -1,12 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 """wqport convert: rewrite driver sources with the semantic patches.
 
-The pipeline for one file: spatch must parse it; the stage-1 report is taken
-on the original, stage 1 rewrites it, the stage-2 report is taken on that,
-stage 2 rewrites it.  Every file is converted in a scratch directory first;
-nothing is written until every file converted and none changed meanwhile.
+The pipeline for a run: every file is copied to a scratch directory, with
+the headers of the run it includes beside it (or under an include
+directory, for #include <...>); spatch must parse the deferred-work code of
+each (a file whose deferred-work code or handlers it cannot parse is
+refused alone, the others go on); stage 1 decides per task what stays on the
+2.4 API, and a task kept in one file is kept in every file of the run that
+shares a header with it; stage 1 reports and rewrites each file; stage 2
+gathers per file which work items are delayed, shares that across the files
+of a run the same way, then reports and rewrites each file.  What the
+stages leave of the old APIs, a handler cast to another function type, and a
+work field whose type disagrees with a use anywhere in the run are items.
+Nothing is written until every file converted and none changed meanwhile.
 Writes are atomic (temporary file, rename) and keep the mode bits.
 """
+import argparse
 import concurrent.futures
 import difflib
 import hashlib
@@ -18,12 +27,14 @@ import subprocess
 import sys
 import tempfile
 
+from . import convert_check as check
 from . import paths
 from .linemap import line_map
 from .paths import WqportError
 
-# Stage 1's whole-file analysis, beside the semantic patches it serves: its
-# reason tail, its task-queue tokens and its reading of spatch --parse-c.
+# Stage 1's analysis, beside the semantic patches it serves: its reason
+# tail, its task-queue tokens, its reading of spatch --parse-c and its plan
+# of what each file keeps on the 2.4 API.
 sys.path.insert(0, os.path.join(paths.TOP, 'semantic-patches', 'stage1'))
 import wqport_tq  # noqa: E402
 
@@ -32,6 +43,7 @@ REPORT_LINE = re.compile(r'^(.*):(\d+): wqport: (.*)$')
 # stage 1's reasons that keep a whole file's task queues as they are
 BLOCKS = wqport_tq.REASON_TAIL.strip()
 LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+SYS_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
 PARSE_ERROR = re.compile(r'^ = File "(.*)", line (\d+), column (\d+)')
 
 
@@ -43,7 +55,8 @@ def add_parser(sub):
                        'print a unified diff and write nothing.  Items that need a '
                        'human go to stderr as FILE:LINE: wqport: REASON.  Exit 0: '
                        'nothing left for a human; 1: items reported; 2: error '
-                       '(nothing written).')
+                       '(nothing written), or a file refused because spatch cannot '
+                       'parse its deferred-work code (the others are converted).')
     p.add_argument('--to', choices=('2.6', 'modern'), default='modern')
     out = p.add_mutually_exclusive_group()
     out.add_argument('--diff', action='store_true', help='print a unified diff (default)')
@@ -54,10 +67,17 @@ def add_parser(sub):
     p.add_argument('--jobs', type=int, default=1, metavar='N', help='convert N files at once')
     p.add_argument('--force', action='store_true',
                    help='--in-place even in a git tree with uncommitted changes')
-    p.add_argument('--allow-parse-errors', action='store_true',
-                   help='convert a file in which spatch cannot parse some lines, when '
-                   'none of them holds task-queue or workqueue code (a note on stderr '
-                   'names them); by default any parse error stops the run')
+    p.add_argument('-I', '--include-dir', action='append', default=[], metavar='DIR',
+                   help='where #include <...> finds headers: a header of the run found '
+                   'there is converted together with the files that include it, and a '
+                   'task or work item declared in a header outside the run is named '
+                   'with that header in its item')
+    p.add_argument('--strict', action='store_true',
+                   help='stop the run, writing nothing, at any line spatch cannot parse; '
+                   'by default a file is converted when none of those lines holds '
+                   'deferred-work code or a handler (a note names them), and only a '
+                   'file whose deferred-work code spatch cannot parse is refused')
+    p.add_argument('--allow-parse-errors', action='store_true', help=argparse.SUPPRESS)
     p.add_argument('paths', nargs='+', metavar='PATH')
     p.set_defaults(func=run)
 
@@ -83,6 +103,17 @@ class Source:
         self.output = None
         self.items = []           # (line in original, stage, reason)
         self.notes = []           # lines for stderr that need no human
+        self.refused = None       # why spatch cannot be trusted with it
+        self.work = None          # its copy in the scratch directory
+        self.includes = []        # (Source, name, line): run files it includes
+        self.inc_dir = None       # scratch include directory for <...> headers
+        self.env = {}             # what the stages' analyses must know
+        self.kept = set()         # stage 1's tasks left on the 2.4 API
+        self.shown = set()        # ... less the pointers to them, for the report
+        self.whole = False        # ... all of them
+        self.facts = {}           # stage 2's: which items are delayed
+        self.back = lambda n: n   # line of the output -> line of the input
+        self.changed = set()      # lines of the output that the stages wrote
 
 
 def collect(args_paths):
@@ -141,16 +172,6 @@ DEFERRED_WORK = re.compile(
     r'execute_in_process_context|work_pending|delayed_work_pending)\b')
 
 
-def handler_names(text):
-    """Names the file gives as task routines or work handlers."""
-    names = set(re.findall(r'(?:\.|->|\b)routine\s*(?::|=(?!=))\s*(?:\([^)]*\)\s*)*(\w+)', text))
-    for m in re.finditer(r'\b(?:INIT_TQUEUE|PREPARE_TQUEUE|INIT_WORK|PREPARE_WORK|DECLARE_WORK|'
-                         r'INIT_DELAYED_WORK|DECLARE_DELAYED_WORK)\s*\([^,;]*,\s*'
-                         r'(?:\([^)]*\)\s*)*(\w+)', text):
-        names.add(m.group(1))
-    return names
-
-
 def unparsed_regions(path):
     """(first, last, error line) of each region spatch --parse-c gives up on,
     as stage 1's analysis finds them (semantic-patches/stage1/wqport_tq.py)."""
@@ -159,204 +180,322 @@ def unparsed_regions(path):
     return wqport_tq._unparsed(path, text), text.split('\n')
 
 
-def apply_stage(stage, mode, path):
+def apply_stage(stage, mode, src):
     cmd = [os.path.join(paths.TOP, 'semantic-patches', 'apply-stage'),
            os.path.join(paths.TOP, 'semantic-patches', stage), '--mode', mode]
     if mode == 'patch':
         cmd.append('--in-place')
-    res = subprocess.run(cmd + ['--', path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, errors='replace', check=False)
+    res = subprocess.run(cmd + ['--', src.work], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, errors='replace', check=False,
+                         env=dict(os.environ, **src.env))
     if res.returncode:
         last = (res.stderr.strip().splitlines() or ['spatch failed'])[-1]
-        raise WqportError(f'{path}: {stage} failed: {last}')
+        raise WqportError(f'{src.path}: {stage} failed: {last}')
     return res.stdout
 
 
-def local_includes(src, by_path):
-    """(NAME, Source, line) for each #include "NAME" of SRC, resolved beside
-    SRC, that is also converted in this run (BY_PATH: realpath -> Source)."""
-    out = []
-    for m in LOCAL_INCLUDE.finditer(src.text):
-        name = m.group(1)
-        other = by_path.get(os.path.realpath(os.path.join(os.path.dirname(src.path), name)))
-        if other is not None and other is not src:
-            out.append((name, other, src.text.count('\n', 0, m.start()) + 1))
+def _resolve(name, base_dir, include_dirs, by_path, quoted):
+    """The Source #include NAME names: beside base_dir (quoted), or under
+    one of include_dirs; None when it is not in the run."""
+    cands = [os.path.join(base_dir, name)] if quoted else []
+    cands += [os.path.join(d, name) for d in include_dirs]
+    for c in cands:
+        s = by_path.get(os.path.realpath(c))
+        if s is not None:
+            return s
+    return None
+
+
+def run_includes(src, by_path, include_dirs):
+    """(Source, NAME, quoted, line) for each header of the run that SRC
+    includes, and the headers of the run those include (a quoted NAME
+    resolved beside the file that has it, <NAME> under include_dirs)."""
+    out, todo, seen = [], [(src, src.text)], {id(src)}
+    while todo:
+        cur, text = todo.pop(0)
+        for rx, quoted in ((LOCAL_INCLUDE, True), (SYS_INCLUDE, False)):
+            for m in rx.finditer(text):
+                name = m.group(1)
+                if name.startswith('/') or '..' in name.split('/'):
+                    continue              # as apply-stage: stay in the scratch dir
+                other = _resolve(name, os.path.dirname(cur.path), include_dirs, by_path,
+                                 quoted)
+                if other is None or id(other) in seen:
+                    continue
+                seen.add(id(other))
+                line = src.text.count('\n', 0, m.start()) + 1 if cur is src else 0
+                out.append((other, name, quoted, line))
+                todo.append((other, other.text))
     return out
 
 
-def convert_one(src, stages, scratch, by_path, allow_parse_errors=False):
-    """Convert SRC in SCRATCH; fills src.output and src.items.  The driver's
-    own headers that are converted in the same run are put beside it as they
-    were read, so that stage 1 sees the tasks they declare (and converts the
-    file with them: keep_includes_consistent() undoes one without the other)."""
-    work = os.path.join(scratch, hashlib.sha1(src.path.encode()).hexdigest()[:12],
-                        os.path.basename(src.path))
-    os.makedirs(os.path.dirname(work))
-    with open(work, 'wb') as f:
+def prepare(src, scratch, by_path, include_dirs):
+    """SRC's work copy, with the run's headers it includes beside it (as
+    they were read) or in its scratch include directory."""
+    top = os.path.join(scratch, hashlib.sha1(src.path.encode()).hexdigest()[:12])
+    src.work = os.path.join(top, os.path.basename(src.path))
+    os.makedirs(top)
+    with open(src.work, 'wb') as f:
         f.write(src.data)
-    for name, other, _ in local_includes(src, by_path):
-        if name.startswith('/') or '..' in name.split('/'):
-            continue                      # as apply-stage: stay in the scratch dir
-        dest = os.path.join(os.path.dirname(work), name)
+    src.includes = run_includes(src, by_path, include_dirs)
+    for other, name, quoted, _ in src.includes:
+        if quoted:
+            dest = os.path.join(top, name)
+        else:
+            src.inc_dir = os.path.join(top, '.include')
+            dest = os.path.join(src.inc_dir, name)
+        if os.path.exists(dest):
+            continue
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         with open(dest, 'wb') as f:
             f.write(other.data)
-    where = spatch_parses(work)
-    if where and allow_parse_errors:
-        regions, lines = unparsed_regions(work)
-        handlers = handler_names(src.text)
-        for first, last, line in regions:
-            chunk = '\n'.join(lines[first - 1:last])
-            if DEFERRED_WORK.search(chunk) or set(re.findall(r'\w+', chunk)) & handlers:
-                raise WqportError(f'{src.path}:{line}: spatch cannot parse the file here, '
-                                  f'in lines {first}-{last}, which hold deferred-work code '
-                                  '(a task, a work item or a handler)')
-        src.notes = [f'{src.path}:{line}: note: spatch cannot parse lines {first}-{last} '
-                     '(no deferred-work code there): the rest is converted'
-                     for first, last, line in regions]
-    elif where:
+    if src.inc_dir:
+        src.env['WQPORT_INCLUDE_DIR'] = src.inc_dir
+    if include_dirs:
+        src.env['WQPORT_SEARCH_DIRS'] = os.pathsep.join(os.path.abspath(d)
+                                                        for d in include_dirs)
+
+
+def parse_check(src, strict):
+    """Refuse SRC (src.refused) when spatch cannot parse its deferred-work
+    code or a handler; note the other lines it gives up on.  --strict:
+    any such line stops the run."""
+    where = spatch_parses(src.work)
+    if not where:
+        return
+    if strict:
         raise WqportError(f'{src.path}:{where}: spatch cannot parse the file here')
-    # back: maps a line of the current version to the original's
-    back = lambda n: n  # noqa: E731
-    for stage in stages:
-        with open(work, errors='replace') as f:
-            before = f.read().splitlines()
-        for line in apply_stage(stage, 'report', work).splitlines():
-            m = REPORT_LINE.match(line)
-            if m:
-                src.items.append((back(int(m.group(2))), stage, m.group(3)))
-        apply_stage(stage, 'patch', work)
-        with open(work, errors='replace') as f:
-            after = f.read().splitlines()
-        to_before = line_map(after, before)
-        prev = back
-        back = (lambda p, t: lambda n: p(t(n)))(prev, to_before)
-    with open(work, 'rb') as f:
-        src.output = f.read()
-    if not kept(src):
-        said = {line for line, _, _ in src.items}
-        for line, what in leftovers(src.output.decode(src.encoding, 'replace'), stages):
-            if back(line) not in said:
-                said.add(back(line))
-                src.items.append((back(line), stages[-1], f'{what} is left after '
-                                  f'{" and ".join(stages)}, which did not recognise it '
-                                  '(a macro around it, a handler through a pointer?): '
-                                  'convert it by hand'))
-    src.items.sort()
+    regions, lines = unparsed_regions(src.work)
+    handlers = check.handler_names(src.text)
+    for first, last, line in regions:
+        chunk = '\n'.join(lines[first - 1:last])
+        if DEFERRED_WORK.search(chunk) or set(re.findall(r'\w+', chunk)) & handlers:
+            src.refused = (line, f'spatch cannot parse the file here, in lines {first}-{last}, '
+                           'which hold deferred-work code (a task, a work item or a '
+                           'handler): the file is left as it is; fix or expand that code '
+                           '(a macro spatch does not know?) and convert again')
+            return
+    src.notes = [f'{src.path}:{line}: note: spatch cannot parse lines {first}-{last} '
+                 '(no deferred-work code there): the rest is converted'
+                 for first, last, line in regions]
 
 
-# What must not be left in a file the stages converted: stage 1's input API
-# (after stage 1), the 2.6.0-2.6.19 forms that 6.1 lacks (after stage 2).
-LEFT_24 = re.compile(r'\b(queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|run_task_queue|'
-                     r'flush_scheduled_tasks|DECLARE_TASK_QUEUE)\s*\(|\bstruct\s+tq_struct\b')
-LEFT_26 = re.compile(r'\b(INIT_WORK|DECLARE_WORK|PREPARE_WORK|INIT_DELAYED_WORK|'
-                     r'DECLARE_DELAYED_WORK|PREPARE_DELAYED_WORK|cancel_rearming_delayed_work|'
-                     r'cancel_rearming_delayed_workqueue)\s*\(')
-ARITY_26 = {'INIT_WORK': 2, 'DECLARE_WORK': 2, 'INIT_DELAYED_WORK': 2,
-            'DECLARE_DELAYED_WORK': 2}      # more arguments: the 2.6.0-2.6.19 form
+def components(sources):
+    """Groups of sources that share headers: a file and the run headers it
+    includes are one group."""
+    up = {id(s): id(s) for s in sources}
+
+    def root(x):
+        while up[x] != x:
+            up[x] = up[up[x]]
+            x = up[x]
+        return x
+    for s in sources:
+        for other, _, _, _ in s.includes:
+            up[root(id(other))] = root(id(s))
+    groups = {}
+    for s in sources:
+        groups.setdefault(root(id(s)), []).append(s)
+    return list(groups.values())
 
 
-def _args(text, open_paren):
-    """Number of top-level arguments of the call whose ( is at open_paren."""
-    depth, n, seen = 0, 1, False
-    for c in text[open_paren:]:
-        if c in '([{':
-            depth += 1
-        elif c in ')]}':
-            depth -= 1
-            if depth == 0:
+def _with_env(env, fn, *args):
+    """fn(*args) with env set in this process (stage 1's analysis reads the
+    run's facts from it, as it does under apply-stage)."""
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        return fn(*args)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def plan_stage1(sources):
+    """What each file keeps on the 2.4 API, the same for every file of a
+    group: a task one file keeps (its type stays struct tq_struct in the
+    header they share) is kept in the others, with an item naming the file
+    that keeps it.  Sets src.env (WQPORT_TASKS, WQPORT_KEEP), src.kept."""
+    for group in components(sources):
+        names = set()
+        for s in group:
+            names |= wqport_tq._tq_names(wqport_tq._blank(s.text))
+        forced = {id(s): {} for s in group}
+        while True:
+            for s in group:
+                s.env['WQPORT_TASKS'] = ' '.join(sorted(names))
+                s.env['WQPORT_KEEP'] = '\n'.join(f'{n}\t{who}' for n, who in
+                                                 sorted(forced[id(s)].items()))
+                wqport_tq.forget(s.work)
+                # as under apply-stage, which runs every patch of the stage
+                env = dict(s.env, WQPORT_APPLY_STAGE='1')
+                p = _with_env(env, wqport_tq.plan, s.work)
+                if s.refused:
+                    s.kept, s.whole = {n for n in p['kept'] | set(p['graph']['find'].up
+                                                                   if p['graph'] else ())
+                                       if not re.match(r'^(fn|m|k):', n)}, True
+                else:
+                    s.kept, s.whole = _with_env(env, wqport_tq.kept_names, s.work), p['whole']
+                s.shown = _with_env(env, wqport_tq.kept_names, s.work, False) & s.kept
+            more = False
+            for s in group:
+                for n in s.kept:
+                    if n.startswith('q:'):
+                        continue
+                    for t in group:
+                        if t is not s and n not in forced[id(t)] and n not in t.kept:
+                            forced[id(t)][n] = os.path.basename(s.path)
+                            more = True
+            if not more:
                 break
-        elif c == ',' and depth == 1:
-            n += 1
-        elif not c.isspace():
-            seen = True
-    return n if seen else 0
 
 
-def _blank_if0(text):
-    """text with the lines of each #if 0 branch blanked (up to its #else,
-    #elif or #endif): code spatch skips, as the compiler does."""
-    lines = text.split('\n')
-    depth, dead = 0, None       # dead: the depth of the #if 0 being skipped
-    for i, line in enumerate(lines):
-        d = re.match(r'\s*#\s*(if|ifdef|ifndef|elif|else|endif)\b(.*)', line)
-        if d and d.group(1) in ('if', 'ifdef', 'ifndef'):
-            depth += 1
-            if dead is None and d.group(1) == 'if' and re.match(r'\s*0\s*(/[*/].*)?$',
-                                                                 d.group(2)):
-                dead = depth
+def stage_pass(src, stage, stages):
+    """One stage on SRC's work copy: its report (items, lines of the
+    original), then its rewrite."""
+    with open(src.work, errors='replace') as f:
+        before = f.read().splitlines()
+    for line in apply_stage(stage, 'report', src).splitlines():
+        m = REPORT_LINE.match(line)
+        if m:
+            src.items.append((src.back(int(m.group(2))), stage, m.group(3)))
+    apply_stage(stage, 'patch', src)
+    with open(src.work, errors='replace') as f:
+        after = f.read().splitlines()
+    to_before = line_map(after, before)
+    src.back = (lambda p, t: lambda n: p(t(n)))(src.back, to_before)
+
+
+def facts_pass(src):
+    """Stage 2's facts on SRC's stage-1 output: which items its delayed
+    calls use, which it hands on otherwise, its wrappers of delayed calls
+    (01-delayed-work.cocci writes them to $WQPORT_FACTS in report mode)."""
+    out = src.work + '.facts.json'
+    env = dict(src.env, WQPORT_FACTS=out)
+    old, src.env = src.env, env
+    try:
+        apply_stage('stage2', 'report', src)
+    finally:
+        src.env = old
+    try:
+        with open(out) as f:
+            src.facts = json.load(f)
+    except (OSError, ValueError):
+        src.facts = {}
+
+
+def share_facts(sources):
+    """Stage 2's facts of each group, for each of its files: an item that is
+    delayed in one file is delayed in all (WQPORT_DELAYED), one handed on as
+    a plain work_struct in one is left in all (WQPORT_NOT_DELAYED), a wrapper
+    of delayed calls whose every call in the group passes an item is one
+    for all (WQPORT_WRAPPERS), and the items the group declares are known
+    (WQPORT_DECLARED: a delayed item declared in none is reported)."""
+    for group in components(sources):
+        delayed, bad, declared, wrappers, calls = set(), set(), set(), {}, {}
+        for s in group:
+            delayed |= set(s.facts.get('delayed', []))
+            bad |= set(s.facts.get('bad', []))
+            declared |= set(s.facts.get('declared', []))
+            wrappers.update(s.facts.get('wrappers', {}))
+            for fn, ok in s.facts.get('wcalls', {}).items():
+                calls.setdefault(fn, []).extend(ok)
+        ok = {fn for fn in wrappers if calls.get(fn) and all(calls[fn])}
+        for s in group:                   # what they are given is delayed
+            for fn, names in s.facts.get('wkeys', {}).items():
+                if fn in ok:
+                    delayed |= set(names)
+        ok = {f'{fn}:{wrappers[fn]}' for fn in ok}
+        for s in group:
+            s.env['WQPORT_DELAYED'] = ' '.join(sorted(delayed))
+            s.env['WQPORT_NOT_DELAYED'] = ' '.join(sorted(bad))
+            s.env['WQPORT_WRAPPERS'] = ' '.join(sorted(ok))
+            s.env['WQPORT_DECLARED'] = ' '.join(sorted(declared))
+
+
+def finish(src, stages):
+    """SRC's output, and the items for what the stages left of the old APIs
+    and for handlers still cast to another function type."""
+    with open(src.work, 'rb') as f:
+        src.output = f.read()
+    if src.output != src.data:
+        a = src.text.splitlines()
+        b = src.output.decode(src.encoding, 'replace').splitlines()
+        sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        for tag, i1, i2, j1, j2 in sm.get_opcodes():
+            if tag != 'equal':
+                src.changed.update(range(j1 + 1, j2 + 1))
+    if kept(src):
+        return
+    out = src.output.decode(src.encoding, 'replace')
+    said = {line for line, _, _ in src.items}
+    for line, what in check.leftovers(out, stages, src.kept):
+        if src.back(line) not in said:
+            said.add(src.back(line))
+            src.items.append((src.back(line), stages[-1], f'{what} is left after '
+                              f'{" and ".join(stages)}, which did not recognise it '
+                              '(a macro around it, a handler through a pointer?): '
+                              'convert it by hand'))
+    for line, name in check.handler_casts(out, stages):
+        if src.back(line) not in said:
+            said.add(src.back(line))
+            src.items.append((src.back(line), stages[-1], f'{name}() is cast to another '
+                              'function type where it is registered: a call through that '
+                              'type traps under kCFI; make its prototype the one the call '
+                              'expects and drop the cast'))
+
+
+def verify_types(sources, to):
+    """Items for a work field or task whose type, in the output of the run,
+    disagrees with a use of it in any file of the group that declares it
+    (or is declared nowhere in the run while the stages wrote that use)."""
+    for group in components(sources):
+        decls = {}                    # name -> {type: [(src, line)]}
+        for s in group:
+            text = check.live_text(s.output.decode(s.encoding, 'replace'), STAGES[to])
+            for name, types in check.declarations(text).items():
+                for t in types:
+                    decls.setdefault(name, {}).setdefault(t, []).append(s)
+        for s in group:
+            if s.refused or kept(s):
                 continue
-        elif d and d.group(1) == 'endif':
-            if dead == depth:
-                dead = None
-            depth -= 1
-        elif d and dead == depth:
-            dead = None             # #else/#elif of the #if 0: live again
-        if dead is not None:
-            lines[i] = ''
-    return '\n'.join(lines)
-
-
-def leftovers(text, stages):
-    """(line, what) for each construct the stages should have converted that
-    is still in text (their output), outside comments, strings, #defines and
-    #if 0."""
-    # comments and literals as stage 1 blanks them (a message that names
-    # schedule_task() is no call of it)
-    text = _blank_if0(wqport_tq._blank(text))
-    text = re.sub(r'^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*',
-                  lambda m: re.sub(r'[^\n]', ' ', m.group(0)), text, flags=re.M)
-    out = []
-    for m in LEFT_24.finditer(text):
-        out.append((text.count('\n', 0, m.start()) + 1, (m.group(1) + '()') if m.group(1)
-                    else 'struct tq_struct'))
-    if 'stage2' in stages:
-        for m in LEFT_26.finditer(text):
-            name = m.group(1)
-            if name in ARITY_26 and _args(text, m.end() - 1) <= ARITY_26[name]:
-                continue
-            out.append((text.count('\n', 0, m.start()) + 1,
-                        f'{name}() with a data argument' if name in ARITY_26 else f'{name}()'))
-    return sorted(set(out))
+            text = check.live_text(s.output.decode(s.encoding, 'replace'), STAGES[to])
+            said = {line for line, _, _ in s.items}
+            for line, name, need in check.uses(text):
+                have = decls.get(name)
+                if have and check.agree(need, set(have), to):
+                    continue
+                if not have and (line not in s.changed or need != 'delayed_work' or
+                                 any(re.search(r'\b%s\b' % re.escape(name), r)
+                                     for _, _, r in s.items)):
+                    continue              # not made delayed here, or said already
+                orig = s.back(line)
+                if orig in said:
+                    continue
+                said.add(orig)
+                if have:
+                    where = ', '.join(sorted({os.path.basename(x.path) for ts in have.values()
+                                              for x in ts}))
+                    s.items.append((orig, 'check', f'{name} is declared struct '
+                                    f'{" or struct ".join(sorted(have))} (in {where}) but '
+                                    f'used here as struct {need}: make the two agree by hand'))
+                else:
+                    hdr = wqport_tq.declaring_header(s.path, name, s.env.get(
+                        'WQPORT_SEARCH_DIRS', '').split(os.pathsep))
+                    s.items.append((orig, 'check', f'{name} is used here as struct {need}, '
+                                    f'but it is declared outside this run'
+                                    f'{" (in " + hdr + ")" if hdr else " (in a header?)"}: '
+                                    'convert that header in the same run, or make its '
+                                    'declaration agree by hand'))
 
 
 def kept(src):
-    """Whether stage 1 left SRC's task queues as they are (a blocking item)."""
-    return any(stage == 'stage1' and reason.endswith(BLOCKS)
-               for _, stage, reason in src.items)
-
-
-def keep_includes_consistent(sources):
-    """A header and a file that includes it convert together or not at all.
-
-    Each file is converted on its own, so a header's struct tq_struct fields
-    could become struct work_struct while a file that includes it keeps its
-    task queues (stage 1 blocked it), or the other way round: neither would
-    build.  Both are kept as they were, with an item naming the other, until
-    nothing changes.  Includes are the quoted ones, resolved beside the file
-    that has them."""
-    by_path = {os.path.realpath(s.path): s for s in sources}
-    pairs = [(s, other, line)            # (includer, included, line of the #include)
-             for s in sources for _, other, line in local_includes(s, by_path)]
-
-    def keep(src, line, reason):
-        src.output = src.data
-        src.items = [i for i in src.items if i[1] == 'stage1' and i[2].endswith(BLOCKS)]
-        src.items.append((line, 'stage1', reason + ' ' + BLOCKS))
-        src.items.sort()
-
-    again = True
-    while again:
-        again = False
-        for inc, hdr, line in pairs:
-            if kept(inc) and not kept(hdr) and hdr.output != hdr.data:
-                keep(hdr, 1, f'{os.path.basename(inc.path)} includes this file and keeps its '
-                     'task queues (see its items): this one is left as it is with it')
-                again = True
-            elif kept(hdr) and not kept(inc) and inc.output != inc.data:
-                keep(inc, line, f'{os.path.basename(hdr.path)} keeps its task queues (see its '
-                     'items): a file that includes it is left as it is with it')
-                again = True
+    """Whether stage 1 left every task of SRC as it was, or SRC was refused."""
+    return bool(src.refused) or any(stage == 'stage1' and reason.endswith(BLOCKS)
+                                    for _, stage, reason in src.items)
 
 
 def check_git_clean(sources):
@@ -404,11 +543,26 @@ def unified_diff(src):
     return out.encode(src.encoding, errors='replace')
 
 
+def _parallel(jobs, fn, items, progress=None):
+    """fn(item) for each item, jobs at once; the first WqportError stops all."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(fn, x): x for x in items}
+        done = 0
+        for fut in concurrent.futures.as_completed(futures):
+            done += 1
+            fut.result()
+            if progress:
+                print(f'[{done}/{len(items)}] {futures[fut].path}', file=sys.stderr)
+
+
 def run(args):
     if not shutil.which(spatch()):
         raise WqportError(f'{spatch()} missing: run scripts/install-deps (coccinelle)')
     if args.jobs < 1:
         raise WqportError('--jobs takes a number from 1 up')
+    for d in args.include_dir:
+        if not os.path.isdir(d):
+            raise WqportError(f'-I {d}: not a directory')
     sources = collect(args.paths)
     if args.out:
         try:
@@ -423,19 +577,39 @@ def run(args):
 
     progress = len(sources) > 3
     with tempfile.TemporaryDirectory(prefix='wqport-convert-') as scratch:
-        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            by_path = {os.path.realpath(s.path): s for s in sources}
-            futures = {pool.submit(convert_one, s, stages, scratch, by_path,
-                                   args.allow_parse_errors): s
-                       for s in sources}
-            done = 0
-            for fut in concurrent.futures.as_completed(futures):
-                done += 1
-                fut.result()      # raises WqportError: nothing is written
-                if progress:
-                    print(f'[{done}/{len(sources)}] {futures[fut].path}', file=sys.stderr)
+        by_path = {os.path.realpath(s.path): s for s in sources}
+        for s in sources:
+            prepare(s, scratch, by_path, args.include_dir)
+        _parallel(args.jobs, lambda s: parse_check(s, args.strict), sources)
+        plan_stage1(sources)
+        live = [s for s in sources if not s.refused]
+        # progress: one line per file, when its last stage is done
+        _parallel(args.jobs, lambda s: stage_pass(s, 'stage1', stages), live,
+                  progress and stages == ['stage1'])
+        if 'stage2' in stages:
+            _parallel(args.jobs, facts_pass, live)
+            # a wrapper of delayed calls defined in one file: count its
+            # calls in the others of its group (they only see a prototype)
+            again = []
+            for group in components(sources):
+                cands = {f'{fn}:{i}' for s in group for fn, i in
+                         s.facts.get('wrappers', {}).items()}
+                if cands and len(group) > 1:
+                    for s in group:
+                        s.env['WQPORT_WRAPPER_CANDIDATES'] = ' '.join(sorted(cands))
+                    again += [s for s in group if not s.refused]
+            _parallel(args.jobs, facts_pass, again)
+            share_facts(sources)
+            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages), live, progress)
+        for s in sources:
+            if s.refused:
+                s.output = s.data
+            else:
+                finish(s, stages)
+        verify_types(sources, args.to)
+        for s in sources:
+            s.items.sort()
 
-    keep_includes_consistent(sources)
     for s in sources:
         with open(s.path, 'rb') as f:
             if hashlib.sha256(f.read()).hexdigest() != s.digest:
@@ -470,15 +644,26 @@ def run(args):
             items.append({'file': where, 'line': to_out(line), 'stage': stage,
                           'reason': reason})
             print(f'{where}:{to_out(line)}: wqport: {reason}', file=sys.stderr)
+    refused = [s for s in sources if s.refused]
+    for s in refused:
+        print(f'{s.path}:{s.refused[0]}: error: {s.refused[1]}', file=sys.stderr)
+    partly = [s for s in converted if s.kept and not kept(s)]
     summary = {'files_read': len(sources), 'converted': len(converted),
-               'unchanged': len(sources) - len(converted), 'items': len(items)}
-    print('wqport convert: {files_read} files read, {converted} converted, '
-          '{unchanged} unchanged, {items} items for a human'.format(**summary),
-          file=sys.stderr)
+               'partly_converted': len(partly),
+               'unchanged': len(sources) - len(converted), 'refused': len(refused),
+               'items': len(items)}
+    print('wqport convert: {files_read} files read, {converted} converted, {unchanged} '
+          'unchanged, {items} items for a human ({partly_converted} partly converted, '
+          '{refused} refused)'.format(**summary), file=sys.stderr)
     if args.report:
         with open(args.report, 'w') as f:
             json.dump({'to': args.to, 'summary': summary, 'items': items,
-                       'files': [{'file': s.path, 'converted': s.output != s.data}
+                       'files': [{'file': s.path, 'converted': s.output != s.data,
+                                  'kept': sorted(s.shown) if s.output != s.data or kept(s)
+                                  else [],
+                                  'refused': s.refused[1] if s.refused else None}
                                  for s in sources]}, f, indent=2)
             f.write('\n')
+    if refused:
+        return 2
     return 1 if items else 0

@@ -1,4 +1,5 @@
-/* Includes hdr/hdrdrv.h, and queues onto tq_disk: stage 1 leaves it alone. */
+/* Includes hdr/hdrdrv.h, and queues the header's task onto tq_disk: stage 1
+ * leaves that task on the 2.4 API, here and in every file of the run. */
 #include <linux/tqueue.h>
 #include "hdrdrv.h"
 
@@ -11,5 +12,5 @@ static struct tq_struct unplug_tq = { routine: unplug_task };
 void hdr_blocked_unplug(struct hdrdrv_dev *dev)
 {
 	queue_task(&unplug_tq, &tq_disk);
-	schedule_task(&dev->tqueue);
+	queue_task(&dev->tqueue, &tq_disk);
 }

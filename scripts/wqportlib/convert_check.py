@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What wqport convert checks in the stages' output: nothing of the old APIs
+left without an item, no handler cast to another function type, and every
+work field's type agreeing with its uses across the files of one run."""
+import os
+import re
+import sys
+
+from . import paths
+
+sys.path.insert(0, os.path.join(paths.TOP, 'semantic-patches', 'stage1'))
+import wqport_tq  # noqa: E402
+
+# What must not be left in a file the stages converted: stage 1's input API
+# (after stage 1), the 2.6.0-2.6.19 forms that 6.1 lacks (after stage 2).
+LEFT_24 = re.compile(r'\b(queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|run_task_queue|'
+                     r'flush_scheduled_tasks|DECLARE_TASK_QUEUE)\s*\(|\bstruct\s+tq_struct\b')
+LEFT_26 = re.compile(r'\b(INIT_WORK|DECLARE_WORK|PREPARE_WORK|INIT_DELAYED_WORK|'
+                     r'DECLARE_DELAYED_WORK|PREPARE_DELAYED_WORK|cancel_rearming_delayed_work|'
+                     r'cancel_rearming_delayed_workqueue)\s*\(')
+ARITY_26 = {'INIT_WORK': 2, 'DECLARE_WORK': 2, 'INIT_DELAYED_WORK': 2,
+            'DECLARE_DELAYED_WORK': 2}      # more arguments: the 2.6.0-2.6.19 form
+REGISTER = re.compile(r'\b(?:INIT_TQUEUE|PREPARE_TQUEUE|INIT_WORK|PREPARE_WORK|DECLARE_WORK|'
+                      r'INIT_DELAYED_WORK|PREPARE_DELAYED_WORK|DECLARE_DELAYED_WORK)\s*\(')
+# a cast to a function type, or to void *, right before a name
+CAST = re.compile(r'\(\s*[\w\s]*\(\s*\*\s*\)\s*\([^()]*\)\s*\)|\(\s*void\s*\*\s*\)')
+
+
+def args_of(text, open_paren):
+    """The top-level arguments of the call whose ( is at open_paren."""
+    depth, cur, out = 0, [], []
+    for c in text[open_paren:]:
+        if c in '([{':
+            depth += 1
+            if depth == 1:
+                continue
+        elif c in ')]}':
+            depth -= 1
+            if depth == 0:
+                break
+        if c == ',' and depth == 1:
+            out.append(''.join(cur).strip())
+            cur = []
+        else:
+            cur.append(c)
+    if ''.join(cur).strip():
+        out.append(''.join(cur).strip())
+    return out
+
+
+def live_text(text, stages):
+    """text as the compiler of a target kernel reads it: comments and
+    literals blanked (a message that names schedule_task() is no call), and
+    #if 0 or branches of older kernels than the stages' output blanked
+    (stage 1: before 2.4.0; stage 2: before 2.6.20)."""
+    floor = wqport_tq.FLOOR_26 if 'stage2' in stages else wqport_tq.FLOOR_24
+    return wqport_tq.blank_dead(wqport_tq._blank(text), floor)
+
+
+def _statement(text, off):
+    """The statement around offset off (between ; { } or a whole line)."""
+    a = max(text.rfind(c, 0, off) for c in ';{}\n#') + 1
+    ends = [i for i in (text.find(c, off) for c in ';{}') if i >= 0]
+    return text[a:min(ends) + 1 if ends else len(text)]
+
+
+def leftovers(text, stages, kept=()):
+    """(line, what) for each construct the stages should have converted that
+    is still in text (their output), outside comments, strings, #defines'
+    names and dead branches; a statement that names a task stage 1 kept on
+    the 2.4 API (kept) has its item already."""
+    text = live_text(text, stages)
+    # a #define of the old name itself (a driver's own compat macro) is no use
+    text = re.sub(r'^([ \t]*#[ \t]*define[ \t]+)(\w+)',
+                  lambda m: m.group(1) + ' ' * len(m.group(2)), text, flags=re.M)
+    keep = {n.split(':')[-1] for n in kept}
+    out = []
+    for m in LEFT_24.finditer(text):
+        if keep and set(re.findall(r'[A-Za-z_]\w*', _statement(text, m.start()))) & keep:
+            continue
+        out.append((text.count('\n', 0, m.start()) + 1, (m.group(1) + '()') if m.group(1)
+                    else 'struct tq_struct'))
+    if 'stage2' in stages:
+        for m in LEFT_26.finditer(text):
+            name = m.group(1)
+            if name in ARITY_26 and len(args_of(text, m.end() - 1)) <= ARITY_26[name]:
+                continue
+            out.append((text.count('\n', 0, m.start()) + 1,
+                        f'{name}() with a data argument' if name in ARITY_26 else f'{name}()'))
+    return sorted(set(out))
+
+
+def handler_names(text):
+    """Names the file gives as task routines or work handlers."""
+    names = set(re.findall(r'(?:\.|->|\b)routine\s*(?::|=(?!=))\s*(?:\([^)]*\)\s*)*(\w+)', text))
+    for m in REGISTER.finditer(text):
+        a = args_of(text, m.end() - 1)
+        if len(a) >= 2:
+            f = re.sub(r'^(?:\([^()]*(?:\([^()]*\)[^()]*)*\)\s*)*&?\s*', '', a[1])
+            if re.match(r'^\w+$', f):
+                names.add(f)
+    return names
+
+
+def handler_casts(text, stages):
+    """(line, handler) for each cast of a handler to a function type (or to
+    void *) that the output still holds: kCFI checks the type of every
+    indirect call, and the shim or the kernel calls the handler through
+    its own type."""
+    live = live_text(text, stages)
+    handlers = handler_names(live)
+    # the parameter the call through the handler's pointer passes
+    want = r'struct\s+work_struct\s*\*\s*\w*' if 'stage2' in stages else r'void\s*\*\s*\w*'
+    out = []
+    for m in CAST.finditer(live):
+        rest = live[m.end():]
+        n = re.match(r'\s*(?:' + CAST.pattern + r'\s*)*\(?\s*&?\s*(\w+)', rest)
+        if not n or n.group(1) not in handlers:
+            continue
+        d = re.search(r'\bvoid\s+%s\s*\(([^()]*)\)\s*[{;]' % re.escape(n.group(1)), live)
+        if d and re.match(r'^\s*%s\s*$' % want, d.group(1)):
+            continue                    # the cast changes nothing
+        out.append((live.count('\n', 0, m.start()) + 1, n.group(1)))
+    return sorted(set(out))
+
+
+# ---- types across the files of a run ---------------------------------------
+
+DECL = re.compile(r'\bstruct\s+(tq_struct|work_struct|delayed_work)\s+(?:\*\s*)?(\w+)\s*(\[[^\]]*\])?'
+                  r'\s*[;,=)]')
+DECLARER = re.compile(r'\b(DECLARE_WORK|DECLARE_DELAYED_WORK)\s*\(\s*(\w+)')
+# call -> (index of its item argument, the type the item must have)
+ITEM_CALLS = {
+    'INIT_DELAYED_WORK': (0, 'delayed_work'), 'PREPARE_DELAYED_WORK': (0, 'delayed_work'),
+    'schedule_delayed_work': (0, 'delayed_work'), 'schedule_delayed_work_on': (1, 'delayed_work'),
+    'queue_delayed_work': (1, 'delayed_work'), 'queue_delayed_work_on': (2, 'delayed_work'),
+    'cancel_delayed_work': (0, 'delayed_work'), 'cancel_delayed_work_sync': (0, 'delayed_work'),
+    'flush_delayed_work': (0, 'delayed_work'), 'delayed_work_pending': (0, 'delayed_work'),
+    'mod_delayed_work': (1, 'delayed_work'), 'to_delayed_work': (0, 'work_struct'),
+    'INIT_WORK': (0, 'work_struct'), 'PREPARE_WORK': (0, 'work_struct'),
+    'queue_work': (1, 'work_struct'), 'queue_work_on': (2, 'work_struct'),
+    'schedule_work': (0, 'work_struct'), 'schedule_work_on': (1, 'work_struct'),
+    'cancel_work_sync': (0, 'work_struct'), 'flush_work': (0, 'work_struct'),
+    'work_pending': (0, 'work_struct'),
+    'queue_task': (0, 'tq_struct'), 'schedule_task': (0, 'tq_struct'),
+    'INIT_TQUEUE': (0, 'tq_struct'), 'PREPARE_TQUEUE': (0, 'tq_struct'),
+}
+CALL = re.compile(r'\b(%s)\s*\(' % '|'.join(sorted(ITEM_CALLS, key=len, reverse=True)))
+# in the 2.6.0-2.6.19 API (stage 1's output, on the shim) delayed work is a
+# plain work_struct; the shim also takes the modern struct delayed_work
+ACCEPT_26 = {'delayed_work': {'work_struct', 'delayed_work'},
+             'work_struct': {'work_struct', 'delayed_work'}}
+
+
+def declarations(text):
+    """name -> set of types (tq_struct, work_struct, delayed_work) that text
+    declares it with (fields, variables, pointers, DECLARE_*WORK)."""
+    out = {}
+    for m in DECL.finditer(text):
+        out.setdefault(m.group(2), set()).add(m.group(1))
+    for m in DECLARER.finditer(text):
+        out.setdefault(m.group(2), set()).add('delayed_work' if 'DELAYED' in m.group(1)
+                                              else 'work_struct')
+    return out
+
+
+def _item_name(arg, need):
+    """(name, type needed) of an item argument: &p->f, &s.f[i], p, &d->f.work
+    (the work_struct inside delayed work f: f needs delayed_work)."""
+    a = re.sub(r'\[[^\]]*\]', '', arg)
+    a = re.sub(r'^[&(\s]+|[)\s]+$', '', a)
+    parts = [x for x in re.split(r'\s*(?:->|\.)\s*', a) if x]
+    if not parts or not all(re.match(r'^\w+$', x) for x in parts):
+        return None
+    if len(parts) > 1 and parts[-1] == 'work' and need == 'work_struct':
+        return parts[-2], 'delayed_work'
+    return parts[-1], need
+
+
+def uses(text):
+    """(line, name, type the use needs) for each use of a work item or task
+    in text whose type the call tells."""
+    out = []
+    for m in CALL.finditer(text):
+        idx, need = ITEM_CALLS[m.group(1)]
+        args = args_of(text, m.end() - 1)
+        if len(args) <= idx:
+            continue
+        if m.group(1) == 'to_delayed_work':
+            continue                    # its container_of() below says which field
+        r = _item_name(args[idx], need)
+        if r:
+            out.append((text.count('\n', 0, m.start()) + 1, r[0], r[1]))
+    for m in re.finditer(r'container_of\s*\(\s*to_delayed_work\s*\([^()]*\)\s*,[^,]*,\s*'
+                         r'([\w.]+)\s*\)', text):
+        out.append((text.count('\n', 0, m.start()) + 1, m.group(1).split('.')[0],
+                    'delayed_work'))
+    return out
+
+
+def agree(need, declared, to):
+    """Whether an item declared with types declared can serve a use that
+    needs need, in the output API to ('2.6' or 'modern')."""
+    ok = ACCEPT_26.get(need, {need}) if to == '2.6' else {need}
+    return bool(ok & declared)
