@@ -314,19 +314,87 @@ def _with_env(env, fn, *args):
                 os.environ[k] = v
 
 
+WORK_DECL = re.compile(r'\bstruct\s+(?:work_struct|delayed_work)\s+[^;{}()]*;')
+
+
+def declared(src, work=False):
+    """The names SRC declares struct tq_struct (work: work_struct or
+    delayed_work, and DECLARE_*WORK, in its work copy as stage 1 left it),
+    fields and variables."""
+    if work:
+        with open(src.work, encoding='latin-1') as f:
+            text = wqport_tq._blank(f.read())
+    else:
+        text = wqport_tq._blank(src.text)
+    if not work:
+        return wqport_tq._tq_names(text)
+    out = set(re.findall(r'\b(?:DECLARE_WORK|DECLARE_DELAYED_WORK)\s*\(\s*(\w+)', text))
+    for m in WORK_DECL.finditer(text):
+        d = re.sub(r'=[^,;]*', '', m.group(0))
+        out.update(re.findall(r'[,\s*]([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?[,;]', d))
+    return out
+
+
+class Scope:
+    """Which files of a group see one declaration: a name declared in a
+    header of the run is shared by the files that include it and by the
+    headers those files include with it (a macro of one header may use a
+    field another declares); a name declared in a .c is that file's."""
+
+    def __init__(self, group, work=False):
+        inc = {id(s): {id(o) for o, _, _, _ in s.includes} for s in group}
+        self.scope = {}
+        for b in group:
+            sc = {id(b)} | inc[id(b)]
+            for c in group:
+                if id(b) in inc[id(c)]:
+                    sc |= {id(c)} | inc[id(c)]
+            self.scope[id(b)] = sc
+        self.decls = {id(s): declared(s, work) for s in group}
+        self.headers = {id(s) for s in group if s.path.endswith('.h')}
+
+    def names(self, b):
+        """The names declared in the headers B sees (and in B)."""
+        out = set(self.decls[id(b)])
+        for h in self.scope[id(b)] & self.headers:
+            out |= self.decls[h]
+        return out
+
+    def shared(self, n, a, b):
+        """Whether files a and b see the same declaration of n."""
+        both = self.scope[id(a)] & self.scope[id(b)] & self.headers
+        return any(n in self.decls[h] for h in both)
+
+
 def plan_stage1(sources):
-    """What each file keeps on the 2.4 API, the same for every file of a
-    group: a task one file keeps (its type stays struct tq_struct in the
-    header they share) is kept in the others, with an item naming the file
-    that keeps it.  Sets src.env (WQPORT_TASKS, WQPORT_KEEP), src.kept."""
+    """What each file keeps on the 2.4 API: a task one file keeps is kept in
+    every file that sees the same declaration of it (its type stays struct
+    tq_struct in the header they share), with an item naming the file that
+    keeps it; what the files of a group store as a task's data is shared
+    the same way.  Sets src.env (WQPORT_TASKS, WQPORT_DATA, WQPORT_KEEP),
+    src.kept."""
     for group in components(sources):
-        names = set()
+        sc = Scope(group)
+        # the data each task's stores give: a routine stored in one file
+        # gets the data another stores
+        facts = {}
         for s in group:
-            names |= wqport_tq._tq_names(wqport_tq._blank(s.text))
+            s.env['WQPORT_TASKS'] = ' '.join(sorted(sc.names(s)))
+            env = dict(s.env, WQPORT_APPLY_STAGE='1')
+            facts[id(s)] = _with_env(env, wqport_tq.data_facts, s.work)
+            wqport_tq.forget(s.work)
+        for s in group:
+            data = {}
+            for t in group:
+                for obj, (kinds, routine) in facts[id(t)].items():
+                    if t is s or sc.shared(obj, s, t):
+                        k, r = data.get(obj, (set(), False))
+                        data[obj] = (k | kinds, r or routine)
+            s.env['WQPORT_DATA'] = ' '.join(f'{n}={",".join(sorted(k))}:{int(r)}'
+                                            for n, (k, r) in sorted(data.items()))
         forced = {id(s): {} for s in group}
         while True:
             for s in group:
-                s.env['WQPORT_TASKS'] = ' '.join(sorted(names))
                 s.env['WQPORT_KEEP'] = '\n'.join(f'{n}\t{who}' for n, who in
                                                  sorted(forced[id(s)].items()))
                 wqport_tq.forget(s.work)
@@ -346,7 +414,8 @@ def plan_stage1(sources):
                     if n.startswith('q:'):
                         continue
                     for t in group:
-                        if t is not s and n not in forced[id(t)] and n not in t.kept:
+                        if t is not s and n not in forced[id(t)] and n not in t.kept \
+                                and sc.shared(n, s, t):
                             forced[id(t)][n] = os.path.basename(s.path)
                             more = True
             if not more:
@@ -388,32 +457,34 @@ def facts_pass(src):
 
 
 def share_facts(sources):
-    """Stage 2's facts of each group, for each of its files: an item that is
-    delayed in one file is delayed in all (WQPORT_DELAYED), one handed on as
-    a plain work_struct in one is left in all (WQPORT_NOT_DELAYED), a wrapper
-    of delayed calls whose every call in the group passes an item is one
-    for all (WQPORT_WRAPPERS), and the items the group declares are known
-    (WQPORT_DECLARED: a delayed item declared in none is reported)."""
+    """Stage 2's facts, for each file from the files that see the same
+    declarations: an item that is delayed in one file is delayed in all
+    (WQPORT_DELAYED), one handed on as a plain work_struct in one is left in
+    all (WQPORT_NOT_DELAYED), a wrapper of delayed calls whose every call in
+    the group passes an item is one for all (WQPORT_WRAPPERS), and the items
+    declared where the file can see them are known (WQPORT_DECLARED: a
+    delayed item declared in none is reported)."""
     for group in components(sources):
-        delayed, bad, declared, wrappers, calls = set(), set(), set(), {}, {}
+        sc = Scope(group, work=True)
+        wrappers, calls = {}, {}
         for s in group:
-            delayed |= set(s.facts.get('delayed', []))
-            bad |= set(s.facts.get('bad', []))
-            declared |= set(s.facts.get('declared', []))
             wrappers.update(s.facts.get('wrappers', {}))
             for fn, ok in s.facts.get('wcalls', {}).items():
                 calls.setdefault(fn, []).extend(ok)
         ok = {fn for fn in wrappers if calls.get(fn) and all(calls[fn])}
-        for s in group:                   # what they are given is delayed
-            for fn, names in s.facts.get('wkeys', {}).items():
-                if fn in ok:
-                    delayed |= set(names)
-        ok = {f'{fn}:{wrappers[fn]}' for fn in ok}
         for s in group:
+            delayed, bad = set(), set()
+            for t in group:
+                mine = set(t.facts.get('delayed', []))
+                for fn, names in t.facts.get('wkeys', {}).items():
+                    if fn in ok:          # what the wrappers are given is delayed
+                        mine |= set(names)
+                delayed |= {n for n in mine if t is s or sc.shared(n, s, t)}
+                bad |= {n for n in t.facts.get('bad', []) if t is s or sc.shared(n, s, t)}
             s.env['WQPORT_DELAYED'] = ' '.join(sorted(delayed))
             s.env['WQPORT_NOT_DELAYED'] = ' '.join(sorted(bad))
-            s.env['WQPORT_WRAPPERS'] = ' '.join(sorted(ok))
-            s.env['WQPORT_DECLARED'] = ' '.join(sorted(declared))
+            s.env['WQPORT_WRAPPERS'] = ' '.join(sorted(f'{fn}:{wrappers[fn]}' for fn in ok))
+            s.env['WQPORT_DECLARED'] = ' '.join(sorted(sc.names(s)))
 
 
 def finish(src, stages):
@@ -432,16 +503,20 @@ def finish(src, stages):
         return
     out = src.output.decode(src.encoding, 'replace')
     said = {line for line, _, _ in src.items}
-    for line, what in check.leftovers(out, stages, src.kept):
+    for line, what in check.leftovers(out, stages, src.kept,
+                                      src.env.get('WQPORT_TASKS', '').split()):
         if src.back(line) not in said:
             said.add(src.back(line))
             src.items.append((src.back(line), stages[-1], f'{what} is left after '
                               f'{" and ".join(stages)}, which did not recognise it '
                               '(a macro around it, a handler through a pointer?): '
                               'convert it by hand'))
+    cast, other = set(), set(said)
     for line, name in check.handler_casts(out, stages):
-        if src.back(line) not in said:
-            said.add(src.back(line))
+        # one item per handler (two registrations can map to one line of
+        # the input), none where another item says the line already
+        if src.back(line) not in other and (src.back(line), name) not in cast:
+            cast.add((src.back(line), name))
             src.items.append((src.back(line), stages[-1], f'{name}() is cast to another '
                               'function type where it is registered: a call through that '
                               'type traps under kCFI; make its prototype the one the call '

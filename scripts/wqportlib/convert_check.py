@@ -64,11 +64,13 @@ def _statement(text, off):
     return text[a:min(ends) + 1 if ends else len(text)]
 
 
-def leftovers(text, stages, kept=()):
+def leftovers(text, stages, kept=(), tasks=()):
     """(line, what) for each construct the stages should have converted that
     is still in text (their output), outside comments, strings, #defines'
-    names and dead branches; a statement that names a task stage 1 kept on
-    the 2.4 API (kept) has its item already."""
+    names and dead branches: the 2.4 calls and type, a field of a task
+    (tasks: the names declared struct tq_struct in the input), and after
+    stage 2 the 3-argument macros; a statement that names a task stage 1
+    kept on the 2.4 API (kept) has its item already."""
     text = live_text(text, stages)
     # a #define of the old name itself (a driver's own compat macro) is no use
     text = re.sub(r'^([ \t]*#[ \t]*define[ \t]+)(\w+)',
@@ -80,6 +82,13 @@ def leftovers(text, stages, kept=()):
             continue
         out.append((text.count('\n', 0, m.start()) + 1, (m.group(1) + '()') if m.group(1)
                     else 'struct tq_struct'))
+    names = set(tasks) - keep
+    if names:
+        rx = r'\b(%s)\s*(?:\[[^\]]*\]\s*)?(?:\.|->)\s*(routine|sync|list)\b' % \
+            '|'.join(sorted(re.escape(n) for n in names))
+        for m in re.finditer(rx, text):
+            out.append((text.count('\n', 0, m.start()) + 1, f'{m.group(1)}.{m.group(2)} of '
+                        'a task'))
     if 'stage2' in stages:
         for m in LEFT_26.finditer(text):
             name = m.group(1)

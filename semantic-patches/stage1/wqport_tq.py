@@ -200,7 +200,8 @@ def split_initializer(elements):
             return None
     if not routine or routine in ("NULL", "0"):
         return None
-    return routine, (data if data else "NULL")
+    # a plain 0 for the data pointer is NULL (2.4's positional { 0, 0, f, 0 })
+    return routine, (data if data and data != "0" else "NULL")
 
 
 def _split_spans(text, s, e):
@@ -743,16 +744,20 @@ def _queue_wrappers(text):
                     yield name, params.index(t), params.index(q)
 
 
-def _stores_apart(raw, text, tq_names, rewrites):
-    """The routine stores that 02 cannot make an INIT_WORK() of, as
-    (offset, task) pairs, after the rewrites that let it (appended to
-    rewrites, for mask()): a data store that only the list/sync preamble or
-    preprocessor lines separate from its routine store moves up to it; a
-    data store elsewhere whose value is the task's own container or NULL,
-    the same for every store, moves next to the task's one routine store;
-    a data store right before each queueing of a task with one routine
-    becomes PREPARE_TQUEUE(&task, routine, data) (2.4's own spelling of the
-    two stores, which 02 makes PREPARE_WORK())."""
+def _data_kind(d):
+    """"null", "container" (the task's own structure) or None, for a data
+    store dict (value, base, bsep)."""
+    v = re.sub(r"\s+", "", d["value"])
+    if v in ("NULL", "0", "(void*)0"):
+        return "null"
+    if d["base"] is not None and ((d["bsep"] == "->" and v == re.sub(r"\s+", "", d["base"]))
+                                  or (d["bsep"] == "." and v == "&" + re.sub(r"\s+", "", d["base"]))):
+        return "container"
+    return None
+
+
+def _stores(raw, text, tq_names):
+    """task -> list of its routine and data stores (dicts)."""
     stores = {}
     for m in re.finditer(r"([\w.\->\[\]]+?)\s*(\.|->)\s*(routine|data)\s*=(?!=)\s*([^;]*);", text):
         obj = _last_name(m.group(1))
@@ -764,12 +769,75 @@ def _stores_apart(raw, text, tq_names, rewrites):
             s=m.start(), e=m.end(), field=m.group(3), lv=lv, sep=m.group(2),
             base=b.group(1) if b else None, bsep=b.group(2) if b else None,
             value=raw[m.start(4):m.end(4)].strip()))
+    return stores
+
+
+def data_facts(path):
+    """What path tells of its tasks' data, for the other files of a wqport
+    convert run (WQPORT_DATA): task -> (kinds of the data its stores and
+    INIT_TQUEUE()s give: "null", "container", "other"; whether it sets a
+    routine)."""
+    src = _source(path)
+    if src is None:
+        return {}
+    raw, text = src
+    names = _tq_names(text) | header_tasks(path) | run_tasks()
+    out = {}
+    for obj, ss in _stores(raw, text, names).items():
+        kinds = {_data_kind(d) or "other" for d in ss if d["field"] == "data"}
+        out[obj] = (kinds, any(d["field"] == "routine" for d in ss))
+    for name in ("INIT_TQUEUE", "PREPARE_TQUEUE"):
+        for off, args in _calls(text, name):
+            if len(args) == 3:
+                obj = _last_name(args[0])
+                k, r = out.get(obj, (set(), False))
+                out[obj] = (k | {x or "other" for x in _other_data_kinds(text, obj)}, True)
+    return out
+
+
+def run_data():
+    """task -> (set of data kinds, routine set) across a wqport convert run
+    (WQPORT_DATA: "NAME=KIND,KIND:R" words), or None outside one."""
+    if "WQPORT_DATA" not in os.environ:
+        return None
+    out = {}
+    for w in os.environ["WQPORT_DATA"].split():
+        m = re.match(r"^(\w+)=([\w,]*):([01])$", w)
+        if m:
+            out[m.group(1)] = (set(x for x in m.group(2).split(",") if x), m.group(3) == "1")
+    return out
+
+
+def _stores_apart(raw, text, tq_names, rewrites, notes):
+    """The routine stores that 02 cannot make an INIT_WORK() of, as
+    (offset, task) pairs, after the rewrites that let it (appended to
+    rewrites, for mask()), and in notes (offset, task) of a lone routine
+    store of a header's task whose data no file of the run stores: a data
+    store that only the list/sync preamble or
+    preprocessor lines separate from its routine store moves up to it; a
+    data store elsewhere whose value is the task's own container or NULL,
+    the same for every store, moves next to the task's one routine store;
+    a data store right before each queueing of a task with one routine
+    becomes PREPARE_TQUEUE(&task, routine, data) (2.4's own spelling of the
+    two stores, which 02 makes PREPARE_WORK())."""
+    stores = _stores(raw, text, tq_names)
+    run = run_data()
+    local = _tq_names(text)             # declared here, not in a header
     out = []
     for obj, ss in stores.items():
         rs = [x for x in ss if x["field"] == "routine"]
         ds = [x for x in ss if x["field"] == "data"]
-        if not ds:
-            continue                    # a lone routine: 02 gives it NULL data
+        # what the other files of the run store (none outside a run)
+        rk = run.get(obj, (set(), False))[0] if run is not None else set()
+        if not ds and (obj in local or run is None or not rk or rk == {"null"}):
+            # a lone routine: 02 gives it NULL data, which is what a zeroed
+            # task had; a task of a header whose data no file of the run
+            # stores might get it from a file outside the run: said
+            if obj not in local and run is not None and not rk and \
+                    not _other_data_kinds(text, obj):
+                for r in rs:
+                    notes.append((r["s"], obj))
+            continue
         for r in rs:
             r["paired"] = False
 
@@ -798,15 +866,9 @@ def _stores_apart(raw, text, tq_names, rewrites):
         for r, d in moves:
             ops += _move_store(raw, r, d, d["value"])
         if lone_r or lone_d:
-            def kind(d):
-                v = re.sub(r"\s+", "", d["value"])
-                if v in ("NULL", "0", "(void*)0"):
-                    return "null"
-                if d["base"] is not None and ((d["bsep"] == "->" and v == re.sub(r"\s+", "", d["base"]))
-                                              or (d["bsep"] == "." and v == "&" + re.sub(r"\s+", "", d["base"]))):
-                    return "container"
-                return None
-            kinds = {kind(d) for d in ds} | _other_data_kinds(text, obj)
+            kind = _data_kind
+            kinds = {kind(d) for d in ds} | _other_data_kinds(text, obj) | \
+                {None if k == "other" else k for k in rk}
             rvals = [r["value"] for r in rs] + _other_routines(text, obj)
             routines = {re.sub(r"\s+", "", v) for v in rvals}
             nulls = [r for r in lone_r if re.sub(r"\s+", "", r["value"]) in ("NULL", "0")]
@@ -1128,9 +1190,15 @@ def _findings(path):
              "does not have; convert by hand" % field, True)
 
     # routine stores: need a data store beside them, or no data store at all.
-    for s, obj, field in _stores_apart(raw, text, tq_names, rewrites):
+    lone = []
+    for s, obj, field in _stores_apart(raw, text, tq_names, rewrites, lone):
         find(s, "wqport: %s.%s is stored apart from %s.%s; write its INIT_WORK() by hand"
              % (obj, field, obj, "data" if field == "routine" else "routine"), True)
+    for s, obj in lone:
+        find(s, "wqport: %s.routine is stored with no %s.data in any file of this run, so "
+             "INIT_WORK() gives it NULL, as a zeroed task had; %s is declared in a header: "
+             "if a file outside the run stores its data, convert that file in the same run"
+             % (obj, obj, obj), False)
 
     # Field stores on a task whose struct tq_struct is declared elsewhere (a
     # header): 02's store rules need the type, so they would miss them while
@@ -1436,9 +1504,13 @@ def _graph(path):
     span_nodes = [set() for _ in spans]
     anon = []
     i = 0
+    includes = {j for j, (a, b) in enumerate(spans)
+                if re.match(r"\s*#\s*include\b", text[a:b])}
     for m in re.finditer(r"[A-Za-z_]\w*|" + KERNEL_EXPR.pattern, text):
         while i + 1 < len(spans) and spans[i + 1][0] <= m.start():
             i += 1
+        if i in includes:
+            continue                    # <linux/tqueue.h> names no task
         w = m.group(0)
         if not re.match(r"[A-Za-z_]", w):
             span_nodes[i].add(_kernel_node(w))
