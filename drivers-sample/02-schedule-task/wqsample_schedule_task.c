@@ -33,6 +33,7 @@
 #include <linux/tqueue.h>
 #include <linux/uaccess.h>
 
+#include "wqsample_irq.h"
 #include "wqsample_log.h"
 
 #define EVDEV_NAME		"schedule_task"
@@ -94,6 +95,8 @@ static enum hrtimer_restart evdev_irq(struct hrtimer *timer)
 {
 	struct evdev *dev = container_of(timer, struct evdev, irq);
 	enum hrtimer_restart ret = HRTIMER_RESTART;
+
+	wqsample_irq_enter();
 
 	spin_lock(&dev->lock);
 	if (!in_hardirq())

@@ -34,6 +34,7 @@
 #include <linux/tqueue.h>
 #include <linux/uaccess.h>
 
+#include "wqsample_irq.h"
 #include "wqsample_log.h"
 
 #define RX_NAME			"tq_immediate"
@@ -116,6 +117,8 @@ static enum hrtimer_restart rx_irq(struct hrtimer *timer)
 {
 	struct rx_dev *dev = container_of(timer, struct rx_dev, irq);
 	enum hrtimer_restart ret = HRTIMER_RESTART;
+
+	wqsample_irq_enter();
 
 	spin_lock(&dev->lock);
 	if (dev->ring_head - dev->ring_tail < RX_RING_SIZE)

@@ -40,6 +40,7 @@
 #include <linux/tqueue.h>
 #include <linux/uaccess.h>
 
+#include "wqsample_irq.h"
 #include "wqsample_log.h"
 
 #define SBH_NAME		"custom_bh"
@@ -108,6 +109,8 @@ static enum hrtimer_restart sbh_interrupt(struct hrtimer *timer)
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	struct sbh_port *info;
 	int i;
+
+	wqsample_irq_enter();
 
 	spin_lock(&sbh_lock);
 	for (i = 0; i < SBH_PORTS; i++) {

@@ -37,6 +37,7 @@
 #include <linux/uaccess.h>
 #include <linux/wait.h>
 
+#include "wqsample_irq.h"
 #include "wqsample_log.h"
 
 #define SER_NAME		"fake_serial"
@@ -103,6 +104,8 @@ static enum hrtimer_restart ser_interrupt(struct hrtimer *timer)
 {
 	struct ser_port *port = container_of(timer, struct ser_port, irq);
 	enum hrtimer_restart ret = HRTIMER_RESTART;
+
+	wqsample_irq_enter();
 
 	spin_lock(&port->lock);
 	if (!ser_fifo_put(&port->flip, ser_fifo_get(&port->xmit)))
