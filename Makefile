@@ -6,7 +6,7 @@
 #                     KERNEL=debug-kcsan, or KDIR=tree)
 #   make port         the main job: convert, build and run every legacy sample,
 #                     one table per kernel (KERNEL="6.1 6.12"; DRIVER=path: the
-#                     same for your driver)
+#                     same for your driver, SCRIPT=its scenario)
 #   make check        every test suite; ends with "N passed, N failed, N skipped"
 #   make check-kcsan  the shim's KUnit suites on the KCSAN debug kernel
 #   make soak         the shim's soak: 1,000,000 cycles from 8 producers
@@ -65,7 +65,8 @@ soak:
 
 port:
 	$(DEPS)
-	scripts/port $(foreach k,$(KERNEL),--kernel $(k)) $(if $(DRIVER),--driver $(DRIVER))
+	scripts/port $(foreach k,$(KERNEL),--kernel $(k)) $(if $(DRIVER),--driver $(DRIVER)) \
+		$(if $(SCRIPT),--script $(SCRIPT))
 
 bench:
 	$(DEPS)

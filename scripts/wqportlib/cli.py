@@ -3,14 +3,24 @@
 import argparse
 import sys
 
-from . import cmd_build, cmd_convert, cmd_test
+from . import cmd_build, cmd_convert, cmd_test, paths
 from .paths import WqportError
+
+
+class Version(argparse.Action):
+    """--version, read only when asked for."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f'wqport {paths.version()}')
+        parser.exit()
 
 
 def main(argv):
     parser = argparse.ArgumentParser(prog='wqport', description=(
         'Carry legacy deferred-work drivers (2.4 task queues, the 2.6.0-2.6.19 '
         'workqueue API) onto modern kernels.'))
+    parser.add_argument('--version', action=Version, nargs=0,
+                        help="print wqport's version and exit")
     sub = parser.add_subparsers(dest='command', metavar='COMMAND')
     for mod in (cmd_convert, cmd_build, cmd_test):
         mod.add_parser(sub)

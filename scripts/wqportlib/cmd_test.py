@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
 """wqport test: run modules in a real kernel under QEMU and judge the run."""
-import argparse
 import os
 import re
 import sys
@@ -34,10 +33,11 @@ def add_parser(sub):
     p.add_argument('--script', help='guest shell script run after the modules load')
     p.add_argument('--timeout', type=float,
                    help='seconds (default 180 on a stock kernel, 600 on a debug one)')
-    p.add_argument('--accel', choices=('tcg', 'tcg-single', 'kvm'), default='tcg',
-                   help='QEMU accelerator (default tcg, one host thread per vCPU; '
-                   'tcg-single: one thread for all, for scenarios that patch live '
-                   'kernel text; kvm only on request)')
+    p.add_argument('--accel', choices=('auto', 'tcg', 'tcg-single', 'kvm'), default='auto',
+                   help='QEMU accelerator: auto (the default) uses KVM where a probe '
+                   'boot shows it works (kept in the cache), else tcg, one host thread '
+                   'per vCPU; tcg-single: one thread for all, for scenarios that patch '
+                   'live kernel text.  The one used is printed.')
     p.add_argument('--no-shim', action='store_true', help='do not load wqcompat.ko')
     p.add_argument('--file', action='append', default=[], metavar='FILE',
                    help='also copy FILE into the guest\'s /modules, without loading it '
@@ -54,15 +54,12 @@ def add_parser(sub):
 
 
 def shim_module(kernel):
-    """wqcompat.ko built for KERNEL, building it when it is missing."""
-    ko = os.path.join(paths.BUILD, paths.kernel_build_name(kernel), 'compat', 'wqcompat.ko')
-    if not os.path.exists(ko):
-        import subprocess
-        res = subprocess.run([paths.script('kbuild'), '--kernel', kernel],
-                             stdout=subprocess.DEVNULL, check=False)
-        if res.returncode or not os.path.exists(ko):
-            raise InfraError(f'cannot build wqcompat.ko for the {kernel} kernel')
-    return ko
+    """wqcompat.ko built for KERNEL: the build `wqport build` links against
+    (paths.shim_build), rebuilt when compat/ changed."""
+    try:
+        return os.path.join(paths.shim_build(kernel), 'compat', 'wqcompat.ko')
+    except WqportError as e:
+        raise InfraError(str(e))
 
 
 def judge(scan, result, plan, expected=()):
@@ -114,6 +111,7 @@ def run(args):
         'debug' if paths.is_debug(kernel) or os.path.isdir(kernel) else 'stock']
 
     try:
+        ktap.ensure_parser()
         image = paths.kernel_image(kernel)
         if not image or not os.path.exists(image):
             raise InfraError(f'no bootable image for the {kernel} kernel')
@@ -127,8 +125,14 @@ def run(args):
         plan = 2 * len(modules) + (1 if args.script else 0) + \
             sum(elf.kunit_suite_count(m) for m in modules)
         cpio = initramfs.build(rundir, modules, args.script, args.file)
+        accel, how = args.accel, args.accel.upper()
+        if accel == 'auto':
+            kvm, why = qemu.kvm_usable(image, paths.CACHE)
+            accel, how = ('kvm', 'KVM') if kvm else ('tcg', f'TCG ({why})')
+        print(f'wqport test: booting the {kernel} kernel under QEMU, {how}, '
+              f'timeout {timeout:g} s; console log: {log}', file=sys.stderr, flush=True)
         for boot in range(1, BOOTS + 1):
-            result = qemu.run(image, cpio, log, timeout, accel=args.accel,
+            result = qemu.run(image, cpio, log, timeout, accel=accel,
                               append=args.append)
             with open(log, errors='replace') as f:
                 scan = logscan.Scan(f.read())

@@ -33,15 +33,22 @@ for m in $MODULES; do
 	[ $rc -ne 0 ] || loaded="${m%.ko} $loaded"
 done
 
-# The script is one test: its own KTAP (when it prints a plan) nests under it,
-# any other output becomes the test's diagnostic lines.
+# The script is one test: its own KTAP or TAP 13 (when it prints a plan)
+# nests under it, its version line (if it prints one) first; a "not ok" at
+# its top level fails it whatever its exit status.  Any other output becomes
+# the test's diagnostic lines.
 if [ -x /scenario ]; then
 	/scenario > /tmp/scenario.out 2>&1
 	rc=$?
 	if grep -q '^ *1\.\.[0-9]' /tmp/scenario.out; then
-		echo "    KTAP version 1"
+		version='^(KTAP version [0-9]+|TAP version [0-9]+)$'
+		v=$(grep -m1 -E "$version" /tmp/scenario.out)
+		echo "    ${v:-KTAP version 1}"
 		echo "    # Subtest: scenario"
-		sed 's/^/    /' /tmp/scenario.out
+		grep -v -E "$version" /tmp/scenario.out | sed 's/^/    /'
+		if [ $rc -eq 0 ] && grep -q '^not ok ' /tmp/scenario.out; then
+			rc=1
+		fi
 	else
 		sed 's/^/# /' /tmp/scenario.out
 	fi

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 """The run's KTAP: composed from the guest's lines, read by kunit.py's parser."""
+import importlib
 import io
 import re
 import sys
@@ -47,6 +48,20 @@ def failed_names(test, prefix='', sep='.', why=False):
                 name += f': {sub.status.name.lower()}' + (f' ({diag[-1]})' if diag else '')
             names.extend(inner or [name])
     return names
+
+
+def ensure_parser():
+    """Make kunit.py's parser importable, before a run needs it; raises
+    InfraError (an infrastructure failure, exit 6) when it cannot be had."""
+    try:
+        tool = paths.kunit_tool_dir()
+        if tool not in sys.path:
+            sys.path.insert(0, tool)
+        for name in ('kunit_parser', 'kunit_printer'):
+            importlib.import_module(name)
+    except (ImportError, OSError, paths.WqportError) as e:
+        raise paths.InfraError(f"kunit.py's KTAP parser (linux-source's "
+                               f"tools/testing/kunit) is not available: {e}")
 
 
 def read(lines):

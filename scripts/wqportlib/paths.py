@@ -5,6 +5,7 @@ The kernel lookups live in scripts/lib.sh, shared with the shell scripts;
 this module asks it rather than keeping a second copy of the rules.
 """
 import os
+import re
 import subprocess
 
 SCRIPTS = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
@@ -93,3 +94,51 @@ def linux_source(relpath):
 def kunit_tool_dir():
     """linux-source's tools/testing/kunit (kunit.py and its KTAP parser)."""
     return linux_source('tools/testing/kunit')
+
+
+def version():
+    """wqport's version: dkms.conf's PACKAGE_VERSION (the shim's DKMS package
+    and the tool are released together), with the git commit when run from
+    a checkout."""
+    v = 'unknown'
+    try:
+        with open(os.path.join(TOP, 'dkms.conf')) as f:
+            m = re.search(r'^PACKAGE_VERSION="?([^"\n]+)', f.read(), re.M)
+            v = m.group(1) if m else v
+    except OSError:
+        pass
+    if os.path.isdir(os.path.join(TOP, '.git')):
+        try:
+            rev = subprocess.run(['git', '-C', TOP, 'describe', '--always', '--dirty'],
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                 text=True, check=False).stdout.strip()
+            if rev:
+                v += f' ({rev})'
+        except OSError:
+            pass
+    return v
+
+
+def shim_build(kernel):
+    """The directory of the one wqcompat.ko build that `wqport build` links
+    against and `wqport test` loads for KERNEL (scripts/kbuild --shim-only,
+    build/NAME-shim): rebuilt first when a file of compat/ is newer than it
+    (a pull, an edit), so that the two can never disagree.  Raises
+    WqportError when it does not build."""
+    d = os.path.join(BUILD, kernel_build_name(kernel) + '-shim')
+    ko = os.path.join(d, 'compat', 'wqcompat.ko')
+    try:
+        built = os.stat(ko).st_mtime_ns
+        newest = max(os.stat(os.path.join(r, f)).st_mtime_ns
+                     for r, _, fs in os.walk(os.path.join(TOP, 'compat')) for f in fs)
+        if newest <= built and os.path.exists(os.path.join(d, 'Module.symvers')):
+            return d
+    except (OSError, ValueError):
+        pass
+    res = subprocess.run([script('kbuild'), '--kernel', kernel, '--shim-only'],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         check=False)
+    if res.returncode or not os.path.exists(ko):
+        raise WqportError(f'the shim (wqcompat.ko) does not build for {kernel}:\n'
+                          + '\n'.join(res.stderr.strip().splitlines()[-20:]))
+    return res.stdout.strip()

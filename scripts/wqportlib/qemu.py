@@ -17,10 +17,63 @@ class Result:
         self.timed_out = timed_out
 
 
-def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append=''):
+def binary():
     qemu = shutil.which(os.environ.get('WQPORT_QEMU', 'qemu-system-x86_64'))
     if not qemu:
         raise InfraError('qemu-system-x86_64 missing: run scripts/install-deps')
+    return qemu
+
+
+# How long a probe of KVM may take: a kernel that boots under KVM reaches
+# its panic (no init) in a few seconds; one that hangs is given up on.
+KVM_PROBE_TIMEOUT = 20
+
+
+def kvm_usable(image, cache):
+    """(usable, why): whether QEMU boots IMAGE under KVM here.  /dev/kvm
+    alone proves nothing (a nested or restricted KVM may abort on an MSR or
+    hang), so a kernel is booted to its first panic, once per QEMU binary,
+    host kernel and /dev/kvm; the answer is kept in CACHE."""
+    if not os.access('/dev/kvm', os.R_OK | os.W_OK):
+        return False, 'no usable /dev/kvm'
+    qemu = binary()
+    st = os.stat(qemu)
+    key = f'{qemu}:{st.st_mtime_ns}:{os.uname().release}:{os.stat("/dev/kvm").st_rdev}'
+    mark = os.path.join(cache, 'kvm-probe')
+    try:
+        with open(mark) as f:
+            k, ans, why = f.read().rstrip('\n').split('\t', 2)
+        if k == key:
+            return ans == 'yes', why
+    except (OSError, ValueError):
+        pass
+    cmd = [qemu, '-nodefaults', '-display', 'none', '-no-reboot', '-m', '256',
+           '-serial', 'stdio', '-accel', 'kvm', '-cpu', 'host', '-kernel', image,
+           '-append', 'console=ttyS0 panic=-1 rdinit=/wqport-none init=/wqport-none']
+    try:
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=KVM_PROBE_TIMEOUT, check=False)
+        out = proc.stdout.decode(errors='replace')
+        if 'Kernel panic' in out:
+            ans, why = True, 'KVM'
+        else:
+            last = (out.strip().splitlines() or ['no output'])[-1][:120]
+            ans, why = False, f'KVM probe failed: {last}'
+    except subprocess.TimeoutExpired:
+        ans, why = False, f'KVM probe hung for {KVM_PROBE_TIMEOUT} s'
+    except OSError as e:
+        ans, why = False, f'KVM probe: {e}'
+    try:
+        os.makedirs(cache, exist_ok=True)
+        with open(mark, 'w') as f:
+            f.write(f'{key}\t{"yes" if ans else "no"}\t{why}\n')
+    except OSError:
+        pass
+    return ans, why
+
+
+def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append=''):
+    qemu = binary()
     # A task blocked for 30 s is reported with its stack (the debug kernel's
     # default; the stock kernel's 120 s would come after a stock timeout).
     cmdline = ('console=ttyS0 printk.time=0 loglevel=7 panic=-1 oops=panic '
