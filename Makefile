@@ -16,7 +16,9 @@
 #                     test cycle time
 #   make debug-kernel build the debug kernel into ~/.cache/wqport (VARIANT=kcsan:
 #                     the KCSAN one)
-#   make install      PREFIX=/usr/local: wqport, semantic patches, headers
+#   make install      PREFIX=/usr/local: wqport, semantic patches, headers, man
+#                     pages, bash completion, the shim's DKMS source
+#   make uninstall    removes exactly what make install put there
 #   make docs         docs/api-reference.rst from the kernel-doc comments
 #   make clean
 #
@@ -32,7 +34,7 @@ PREFIX ?= /usr/local
 # Install the Debian packages once, when a tool is missing.
 DEPS = @scripts/install-deps --check 2>/dev/null || scripts/install-deps
 
-.PHONY: all modules port check check-kcsan soak lint bench debug-kernel install docs clean deps
+.PHONY: all modules port check check-kcsan soak lint bench debug-kernel install uninstall docs clean deps
 
 all: modules
 
@@ -73,7 +75,11 @@ bench:
 	scripts/bench
 
 install:
+	$(DEPS)
 	scripts/install --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
+
+uninstall:
+	scripts/install --uninstall --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
 
 docs:
 	$(DEPS)

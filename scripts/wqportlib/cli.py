@@ -15,7 +15,8 @@ class Version(argparse.Action):
         parser.exit()
 
 
-def main(argv):
+def parser():
+    """wqport's argument parser, with its subcommands."""
     parser = argparse.ArgumentParser(prog='wqport', description=(
         'Carry legacy deferred-work drivers (2.4 task queues, the 2.6.0-2.6.19 '
         'workqueue API) onto modern kernels.'))
@@ -24,9 +25,14 @@ def main(argv):
     sub = parser.add_subparsers(dest='command', metavar='COMMAND')
     for mod in (cmd_convert, cmd_build, cmd_test):
         mod.add_parser(sub)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv):
+    parser_ = parser()
+    args = parser_.parse_args(argv)
     if not getattr(args, 'func', None):
-        parser.print_help(sys.stderr)
+        parser_.print_help(sys.stderr)
         return 2
     try:
         return args.func(args)
