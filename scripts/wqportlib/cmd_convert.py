@@ -17,6 +17,7 @@ Writes are atomic (temporary file, rename) and keep the mode bits.
 """
 import argparse
 import concurrent.futures
+import contextlib
 import difflib
 import hashlib
 import json
@@ -63,7 +64,8 @@ def add_parser(sub):
     out.add_argument('--out', metavar='DIR',
                      help='write every file read under DIR, paths relative to the PATH given')
     out.add_argument('--in-place', action='store_true', help='rewrite the files')
-    p.add_argument('--report', metavar='FILE', help='also write the report as JSON')
+    p.add_argument('--report', metavar='FILE', help='also write the report as JSON '
+                   '(- : on stdout, with --out or --in-place, which leave stdout free)')
     p.add_argument('--jobs', type=int, default=1, metavar='N', help='convert N files at once')
     p.add_argument('--force', action='store_true',
                    help='--in-place even in a git tree with uncommitted changes')
@@ -456,6 +458,34 @@ def facts_pass(src):
         src.facts = {}
 
 
+# A use of the system workqueue, in either old API (stage 1 makes the 2.4
+# names the 2.6 ones); stage 2's rule 7 gives a file a private workqueue only
+# when no other file of its module uses the system one.
+SYSTEM_WQ_USE = re.compile(r'\b(?:schedule_(?:delayed_)?work(?:_on)?|flush_scheduled_work|'
+                           r'schedule_task|flush_scheduled_tasks)\s*\(')
+
+
+def share_schedulers(sources):
+    """Tell each file (WQPORT_OTHER_SCHEDULERS) which other files beside it
+    (the same directory: perhaps the same module) use the system workqueue,
+    read from their stage-1 output (their source when refused)."""
+    users = {}
+    for s in sources:
+        text = s.text
+        if s.work and not s.refused:
+            try:
+                with open(s.work, encoding=s.encoding, errors='replace') as f:
+                    text = f.read()
+            except OSError:
+                pass
+        if SYSTEM_WQ_USE.search(text):
+            users[s] = os.path.dirname(os.path.abspath(s.path))
+    for s in sources:
+        here = os.path.dirname(os.path.abspath(s.path))
+        s.env['WQPORT_OTHER_SCHEDULERS'] = ' '.join(sorted(
+            os.path.basename(t.path) for t, d in users.items() if t is not s and d == here))
+
+
 def share_facts(sources):
     """Stage 2's facts, for each file from the files that see the same
     declarations: an item that is delayed in one file is delayed in all
@@ -511,6 +541,12 @@ def finish(src, stages):
                               f'{" and ".join(stages)}, which did not recognise it '
                               '(a macro around it, a handler through a pointer?): '
                               'convert it by hand'))
+    for line, name in check.private_wq_unallocated(src.text, out):
+        src.items.append((src.back(line), stages[-1], f'the private workqueue {name} that '
+                          'stage 2 gave the file in place of the system one is never '
+                          'allocated (its init function\'s start was not found): add '
+                          f'{name} = alloc_workqueue("%s", 0, 0, KBUILD_MODNAME) at the '
+                          'start of the module\'s init function by hand'))
     cast, other = set(), set(said)
     for line, name in check.handler_casts(out, stages):
         # one item per handler (two registrations can map to one line of
@@ -639,6 +675,9 @@ def run(args):
         if not os.path.isdir(d):
             raise WqportError(f'-I {d}: not a directory')
     sources = collect(args.paths)
+    if args.report == '-' and not (args.out or args.in_place):
+        raise WqportError('--report -: the diff is on stdout; with --out DIR or --in-place '
+                          'the report can be, or give --report FILE')
     if args.out:
         try:
             os.makedirs(args.out, exist_ok=True)
@@ -675,6 +714,7 @@ def run(args):
                     again += [s for s in group if not s.refused]
             _parallel(args.jobs, facts_pass, again)
             share_facts(sources)
+            share_schedulers(sources)
             _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages), live, progress)
         for s in sources:
             if s.refused:
@@ -731,7 +771,8 @@ def run(args):
           'unchanged, {items} items for a human ({partly_converted} partly converted, '
           '{refused} refused)'.format(**summary), file=sys.stderr)
     if args.report:
-        with open(args.report, 'w') as f:
+        with (contextlib.nullcontext(sys.stdout) if args.report == '-'
+              else open(args.report, 'w')) as f:
             json.dump({'to': args.to, 'summary': summary, 'items': items,
                        'files': [{'file': s.path, 'converted': s.output != s.data,
                                   'kept': sorted(s.shown) if s.output != s.data or kept(s)

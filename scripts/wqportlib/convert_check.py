@@ -212,3 +212,23 @@ def agree(need, declared, to):
     needs need, in the output API to ('2.6' or 'modern')."""
     ok = ACCEPT_26.get(need, {need}) if to == '2.6' else {need}
     return bool(ok & declared)
+
+
+# The private workqueue stage 2's rule 7 gives a file: declared, allocated,
+# destroyed (semantic-patches/stage2/07-flush-scheduled-work.cocci).
+PRIVATE_DECL = re.compile(r'^static struct workqueue_struct \*(\w+_wq\d*);$', re.M)
+
+
+def private_wq_unallocated(before, after):
+    """(line, name) of a private workqueue stage 2 declared (in AFTER, not
+    in BEFORE) that the output uses but never allocates: destroying or
+    queueing on a NULL workqueue would crash, so the file must not be taken
+    as converted."""
+    out = []
+    for m in PRIVATE_DECL.finditer(after):
+        name = m.group(1)
+        if re.search(r'\b%s\b' % re.escape(name), before):
+            continue
+        if not re.search(r'\b%s\s*=\s*alloc_workqueue\s*\(' % re.escape(name), after):
+            out.append((after.count('\n', 0, m.start()) + 1, name))
+    return out

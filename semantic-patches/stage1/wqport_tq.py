@@ -377,24 +377,53 @@ def nested_at(path, line, col, kind):
 DECL_START = re.compile(
     r"(?:(?:static|const|volatile|register|unsigned|signed|struct|union|enum|char|short|int|long|"
     r"float|double|void|_Bool|bool|u8|u16|u32|u64|s8|s16|s32|s64|size_t|ssize_t)\b"
-    r"|[A-Za-z_]\w*\s*(?:\*\s*)*[A-Za-z_]\w*\s*[;,=\[]"
+    # a type name and a variable, apart (blanks or a *): "a = b" is no
+    # declaration, though "a" and " = " around an empty blank would match
+    r"|[A-Za-z_]\w*(?:\s*\*\s*|\s+)(?:\*\s*)*[A-Za-z_]\w*\s*[;,=\[]"
     r"|[A-Za-z_]\w*\s*\*+\s*[A-Za-z_]\w*\s*[;,=\[])")
 NOT_TYPE = re.compile(r"(?:return|goto|case|default|else|do|if|while|for|switch|break|continue)\b")
 
 
-def first_statement(path):
-    """(line, col 0-based) of the first statement of the module_init()
-    function, after its declarations, or None."""
-    key = ("first", path)
+def first_statement(path, fn=None, fresh=False):
+    """(line, col 0-based) of the first statement of function fn (by
+    default the module_init() function), after its declarations, or None.
+    fresh: path may have changed since it was read (spatch's copy of a
+    function a rule changed), read it again when it did."""
+    return _body_start(path, fn, fresh)[0]
+
+
+def last_declaration(path, fn, fresh=False):
+    """(line, col 0-based) of the last declaration at the start of function
+    fn's body, or None when it starts with a statement."""
+    return _body_start(path, fn, fresh)[1]
+
+
+def _body_start(path, fn, fresh):
+    key = ("first", path, fn)
+    if fresh:
+        try:
+            st = os.stat(path)
+            stamp = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            return None, None
+        if _cache.get(("stamp", path)) != stamp:
+            for k in list(_cache):
+                if k == ("src", path) or (k[:1] == ("first",) and k[1] == path):
+                    del _cache[k]
+            _cache[("stamp", path)] = stamp
     if key in _cache:
         return _cache[key]
     src = _source(path)
     if src is None:
-        return None
+        return None, None
     text = src[1]
-    res = None
-    fn, _ = module_init_fn(text)
-    if fn:
+    res = last = None
+
+    def at(i):
+        return (_line(text, i), i - (text.rfind("\n", 0, i) + 1))
+    if fn is None:
+        fn, _ = module_init_fn(text)
+    if fn and fn in _function_bodies(text):
         s, e = _function_bodies(text)[fn]
         i = s + 1
         while i < e - 1:
@@ -404,6 +433,7 @@ def first_statement(path):
             if rest.startswith("#"):
                 break
             if DECL_START.match(rest) and not NOT_TYPE.match(rest):
+                last = at(i)
                 j = i
                 while j < e - 1 and text[j] != ";":
                     if text[j] in "({[":
@@ -413,13 +443,130 @@ def first_statement(path):
                 continue
             break
         if i < e - 1:
-            res = (_line(text, i), i - (text.rfind("\n", 0, i) + 1))
-    _cache[key] = res
-    return res
+            res = at(i)
+    _cache[key] = (res, last)
+    return res, last
 
 
-def is_first_statement(path, line, col):
-    return first_statement(path) == (int(line), int(col))
+def is_first_statement(path, line, col, fn=None):
+    return first_statement(path, fn) == (int(line), int(col))
+
+
+def module_fns(text):
+    """(init, exit, why): the functions the module's loading and unloading
+    run, both defined in text: those module_init() and module_exit() name
+    (one of each), or 2.4's init_module() and cleanup_module(); else None,
+    None and why not."""
+    bodies = _function_bodies(text)
+    for a, b in (("module_init", "module_exit"), (None, None)):
+        if a is None:
+            fi, fe = "init_module", "cleanup_module"
+            if fi in bodies and fe in bodies:
+                return fi, fe, None
+            continue
+        ins = set(re.findall(r"^[ \t]*%s\s*\(\s*(\w+)\s*\)" % a, text, re.M))
+        outs = set(re.findall(r"^[ \t]*%s\s*\(\s*(\w+)\s*\)" % b, text, re.M))
+        if len(ins) == 1 and len(outs) == 1:
+            fi, fe = ins.pop(), outs.pop()
+            if fi in bodies and fe in bodies:
+                return fi, fe, None
+    return None, None, "no module_init() and module_exit() functions defined in the file"
+
+
+# The calls of the system workqueue a private one takes over.
+SYSTEM_WQ_CALLS = re.compile(r"\b(schedule_work|schedule_delayed_work|schedule_delayed_work_on|"
+                             r"schedule_work_on|flush_scheduled_work)\s*\(")
+_RETURN = re.compile(r"\breturn\b([^;]*);")
+
+
+def return_kind(expr):
+    """How a return of the init function must treat a private workqueue
+    allocated at its start: "ok" (0, or a positive constant: loaded), "fail"
+    (a negative constant: destroy it first), "ident" (a variable: destroy
+    it if nonzero), "expr" (anything else: through a variable)."""
+    e = re.sub(r"\s+", "", expr)
+    while e.startswith("(") and e.endswith(")") and _close(e, 0, "(", ")") == len(e):
+        e = e[1:-1]
+    if e == "" or re.match(r"^(0+|0[xX]0+|[1-9]\d*[uUlL]*)$", e):
+        return "ok"
+    if re.match(r"^-\(?\s*(\w+)\s*\)?$", e):
+        return "fail"
+    if re.match(r"^[A-Za-z_]\w*$", e):
+        return "ident"
+    return "expr"
+
+
+def private_wq(path):
+    """What giving the file a private workqueue in place of the system one
+    takes: dict(name, init, exit, anchor (the function whose definition
+    the declaration goes before), calls (lines of the calls of the system
+    workqueue), tmp (the variable a return through an expression goes
+    through, or None), has_decl (whether the init function's body starts
+    with declarations)), or (None, why not).  The file must define the
+    module's init and exit functions; the name is derived from the file's
+    and appears nowhere in it (nor in the headers beside it)."""
+    key = ("private", path)
+    if key in _cache:
+        return _cache[key]
+    src = _source(path)
+    if src is None:
+        return None, "cannot read the file"
+    raw, text = src
+    fi, fe, why = module_fns(text)
+    if fi is None:
+        _cache[key] = (None, why)
+        return _cache[key]
+    bodies = _function_bodies(text)
+    words = set(re.findall(r"\w+", raw))
+    for h in local_headers(path):
+        try:
+            with open(h, encoding="latin-1") as fh:
+                words |= set(re.findall(r"\w+", fh.read()))
+        except OSError:
+            pass
+    base = re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
+    if not re.match(r"^[A-Za-z]", base):
+        base = "drv_" + base
+    name, n = base + "_wq", 1
+    while name in words:
+        n += 1
+        name = "%s_wq%d" % (base, n)
+    calls = [m.start() for m in SYSTEM_WQ_CALLS.finditer(text)]
+    # a macro's calls need the declaration where it is used, not defined
+    defines = [(m.start(), m.end()) for m in
+               re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", text, re.M)]
+    used = [o for o in calls if not any(a <= o < b for a, b in defines)]
+    # the declaration goes before the first function that needs it, or the
+    # last one before it that no #if encloses
+    pp = []
+    for m in re.finditer(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|endif)\b.*$", text, re.M):
+        pp.append((m.start(), 1 if m.group(1) != "endif" else -1))
+    def pp_depth(off):
+        return sum(d for o, d in pp if o < off)
+    first_use = min(used + [bodies[fi][0], bodies[fe][0]])
+    anchor = None
+    for fn, (s, e) in sorted(bodies.items(), key=lambda kv: kv[1][0]):
+        if s > first_use:
+            break
+        if pp_depth(s) == 0:
+            anchor = fn
+    if anchor is None:
+        _cache[key] = (None, "no function outside #if comes before the first use of the "
+                       "system workqueue, for a private one's declaration to go before")
+        return _cache[key]
+    s, e = bodies[fi]
+    body = text[s:e]
+    tmp = None
+    if any(return_kind(m.group(1)) == "expr" for m in _RETURN.finditer(body)):
+        for t in ("err", "ret", "rc", name + "_err"):
+            if not re.search(r"\b%s\b" % t, body):
+                tmp = t
+                break
+    res = dict(name=name, init=fi, exit=fe, anchor=anchor, tmp=tmp,
+               has_decl=last_declaration(path, fi) is not None,
+               calls=sorted({_line(text, o) for o in calls}))
+    _cache[key] = (res, None)
+    return _cache[key]
 
 
 def nested_init_calls(path, line, col):
@@ -1099,7 +1246,10 @@ def _findings(path):
             continue
         if q == "tq_disk":
             find(off, "wqport: queue_task() onto tq_disk (block-layer unplugging) has no "
-                 "workqueue equivalent; use the request queue's unplug_fn by hand", True)
+                 "workqueue equivalent: since 2.6.39 a submitter plugs its own batch "
+                 "(blk_start_plug()/blk_finish_plug()) and a blk-mq driver starts the I/O "
+                 "when queue_rq() sees bd->last or in its commit_rqs(); move the task's "
+                 "work there by hand", True)
         elif q == "tq_scheduler":
             # no 2.4 kernel has it: this is a branch for 2.2 that no target
             # kernel compiles (#ifdef LINUX_2_4 ... #else), left as it is
@@ -1136,7 +1286,9 @@ def _findings(path):
             continue
         if q == "tq_disk":
             find(off, "wqport: run_task_queue(&tq_disk) unplugs the block layer; nothing runs "
-                 "tq_disk on 2.6+: use blk_run_queues()/the queue's unplug_fn by hand", False)
+                 "tq_disk on 2.6+ and there is no global unplug since 2.6.39 (blk_run_queues() "
+                 "and unplug_fn are gone): drop the call; to batch I/O, wrap the submission "
+                 "in blk_start_plug()/blk_finish_plug()", False)
         else:
             find(off, "wqport: run_task_queue(&%s) runs a private or bottom-half queue "
                  "synchronously; convert by hand" % q, True,

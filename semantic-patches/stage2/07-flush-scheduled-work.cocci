@@ -37,6 +37,7 @@ virtual report
 
 @initialize:python@
 @@
+import os
 import re
 GLOBALS = {}   # file -> set of file-scope variable names
 ITEMS = {}     # file -> list of (item string, delayed?) in order
@@ -196,6 +197,107 @@ def single_instance(file, x):
         return '%s %s' % (g, m.group(2))
     return '&%s.%s' % (g, m.group(2)) if g else x
 
+SEEN = {}     # file -> lines of the calls of the system workqueue the rules matched
+# Set by wqport convert: the other files of the module that use the system
+# workqueue (a private one given to this file would not hold their items).
+OTHERS = os.environ.get("WQPORT_OTHER_SCHEDULERS", "").split()
+
+def wqport_tq():
+    """stage 1's module, beside this stage's directory."""
+    import sys
+    try:
+        argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
+        for i, a in enumerate(argv[:-1]):
+            if a in (b"--sp-file", b"--cocci-file"):
+                d = os.path.dirname(os.path.abspath(argv[i + 1].decode()))
+                sys.path.insert(0, os.path.join(d, "..", "stage1"))
+                break
+    except (IOError, OSError):
+        pass
+    d = os.environ.get("WQPORT_COCCI_DIR")
+    if d:
+        sys.path.insert(0, os.path.join(d, "..", "stage1"))
+    import wqport_tq as m
+    return m
+
+PRIVATE = {}
+
+def private(file):
+    """(dict, None): flush_scheduled_work() cannot name the file's items, so
+    the file gets a private workqueue (see wqport_tq.private_wq); or (None,
+    why not)."""
+    if file in PRIVATE:
+        return PRIVATE[file]
+    if CURFILE[0] != file:
+        return None, None     # its flush_scheduled_work() not seen yet
+    res = None, None
+    out, why = plan(file)
+    if out is not None:
+        res = None, None
+    elif not ITEMS.get(file):
+        res = None, 'the file schedules nothing itself, so no private workqueue of its own can stand for the system one'
+    elif OTHERS:
+        res = None, ('%s of this module also use%s the system workqueue: give the module one '
+                     'private workqueue by hand' % (', '.join(OTHERS), 's' if len(OTHERS) == 1 else ''))
+    else:
+        try:
+            info, whynot = wqport_tq().private_wq(file)
+        except ImportError:
+            info, whynot = None, "stage 1's wqport_tq.py is not beside this stage"
+        if info is None:
+            res = None, 'no private workqueue could be given: ' + whynot
+        else:
+            hidden = [n for n in info['calls'] if n not in SEEN.get(file, set())]
+            if hidden:
+                res = None, ('no private workqueue could be given: the call of the system '
+                             'workqueue at line %d is not one this rule can rewrite (in a macro?)'
+                             % hidden[0])
+            else:
+                res = info, None
+    PRIVATE[file] = res
+    return res
+
+def in_init(f):
+    info = private(CURFILE[0])[0] if CURFILE[0] else None
+    return info is not None and f == info['init']
+
+def in_exit(f):
+    info = private(CURFILE[0])[0] if CURFILE[0] else None
+    return info is not None and f == info['exit']
+
+def is_start(p, decl):
+    """Whether p is the last declaration at the start of the init function
+    (decl), or its first statement when it has no declaration, read from
+    the file spatch gives (a copy of the function, once a rule changed it)."""
+    info = private(CURFILE[0])[0] if CURFILE[0] else None
+    if info is None:
+        return False
+    tq = wqport_tq()
+    last = tq.last_declaration(p[0].file, info["init"], fresh=True)
+    if decl:
+        want = last
+    else:
+        want = tq.first_statement(p[0].file, info["init"], fresh=True) if last is None else None
+    return want == (int(p[0].line), int(p[0].column))
+
+def has_decl():
+    """Whether the init function's body starts with declarations, read
+    from the file as given (a rule's added code has no position to match
+    as the first statement, so a body without them gets its start as the
+    function's start)."""
+    info = private(CURFILE[0])[0] if CURFILE[0] else None
+    return info is not None and info['has_decl']
+
+def in_init_bare(f):
+    return in_init(f) and not has_decl()
+
+def is_anchor(f):
+    info = private(CURFILE[0])[0] if CURFILE[0] else None
+    return info is not None and f == info["anchor"]
+
+def ret_kind(e):
+    return wqport_tq().return_kind(e)
+
 def is_loop(p):
     out, _ = plan(CURFILE[0])
     return bool(out) and out[0].startswith('for ')
@@ -210,6 +312,7 @@ def count(p):
 @script:python@
 @@
 CURFILE[0] = None
+PRIVATE.clear()
 
 @gv@
 type T;
@@ -257,6 +360,8 @@ schedule_work@p(X)
 schedule_delayed_work@p(X, D)
 |
 schedule_delayed_work_on@p(C, X, D)
+|
+schedule_work_on@p(C, X)
 )
 
 @script:python@
@@ -266,6 +371,7 @@ p << sch.p;
 l = ITEMS.setdefault(p[0].file, [])
 if norm(X) not in [x for x, _ in l]:
     l.append((norm(X), False))
+SEEN.setdefault(p[0].file, set()).add(int(p[0].line))
 
 // the structure type of a per-device item &p->f
 @schp@
@@ -355,6 +461,7 @@ flush_scheduled_work@p()
 p << fs.p;
 @@
 CURFILE[0] = p[0].file
+SEEN.setdefault(p[0].file, set()).add(int(p[0].line))
 FIRSTFS[p[0].file] = min(FIRSTFS.get(p[0].file, 1 << 30), int(p[0].line))
 if UNTYPED_SZ - TYPED_SZ:
     UNKNOWN_SIZEOF.add(p[0].file)
@@ -363,15 +470,15 @@ if UNTYPED_SZ - TYPED_SZ:
 p << fs.p;
 @@
 out, why = plan(p[0].file)
-if out is None:
-    coccilib.report.print_report(p[0], 'wqport: ' + why)
+if out is None and private(p[0].file)[0] is None:
+    coccilib.report.print_report(p[0], 'wqport: ' + why + '; ' + private(p[0].file)[1])
 
 @script:python depends on org@
 p << fs.p;
 @@
 out, why = plan(p[0].file)
-if out is None:
-    coccilib.org.print_todo(p[0], 'wqport: ' + why)
+if out is None and private(p[0].file)[0] is None:
+    coccilib.org.print_todo(p[0], 'wqport: ' + why + '; ' + private(p[0].file)[1])
 
 @depends on context@
 @@
@@ -463,3 +570,183 @@ statement ea.S;
 @@
 - flush_scheduled_work@p();
 + S
+
+
+// No flush of the items by name: a private workqueue, as the kernel asks of
+// the drivers that used flush_scheduled_work() (include/linux/workqueue.h).
+@script:python pw depends on patch@
+WQ;
+TMP;
+@@
+info = private(CURFILE[0])[0] if CURFILE[0] else None
+if info is None:
+    cocci.include_match(False)
+else:
+    coccinelle.WQ = cocci.make_ident(info['name'])
+    coccinelle.TMP = cocci.make_ident(info['tmp'] or info['name'] + '_err')
+
+// Failures of the init function: the workqueue it allocated goes first.
+// (<... ...> matches zero times too: a rule others depend on uses <+... ...+>.)
+// (No rule from here on reads positions of the source: spatch hands the
+// later rules a function that an earlier one changed as a new file.)
+@depends on patch@
+identifier fi : script:python() { in_init(fi) };
+expression E : script:python() { ret_kind(E) == "fail" };
+identifier pw.WQ;
+@@
+fi(...) {
+<...
++ destroy_workqueue(WQ);
+  return E;
+...>
+}
+
+@depends on patch@
+identifier fi : script:python() { in_init(fi) };
+identifier E : script:python() { ret_kind(E) == "ident" };
+identifier pw.WQ;
+@@
+fi(...) {
+<...
++ if (E)
++	destroy_workqueue(WQ);
+  return E;
+...>
+}
+
+// ... once where the return already depends on it
+@depends on patch@
+identifier fi : script:python() { in_init(fi) };
+identifier E;
+identifier pw.WQ;
+@@
+fi(...) {
+<...
+  if (E) {
+    ...
+-   if (E)
+    destroy_workqueue(WQ);
+    return E;
+  }
+...>
+}
+
+@rexpr depends on patch@
+identifier fi : script:python() { in_init(fi) };
+expression E : script:python() { ret_kind(E) == "expr" };
+identifier pw.WQ, pw.TMP;
+@@
+fi(...) {
+<+...
+- return E;
++ TMP = E;
++ if (TMP)
++	destroy_workqueue(WQ);
++ return TMP;
+...+>
+}
+
+// Its start: the allocation, after the declarations (with the variable a
+// return through an expression needs, when there is one), or before the
+// first statement when there is none (and then below a comment heading it).
+@depends on patch && rexpr@
+identifier fi : script:python() { in_init(fi) };
+declaration D;
+position pd : script:python() { is_start(pd, True) };
+identifier pw.WQ, pw.TMP;
+@@
+fi(...) {
+  ...
+  D@pd
++ int TMP;
++
++ WQ = alloc_workqueue("%s", 0, 0, KBUILD_MODNAME);
++ if (!WQ)
++	return -ENOMEM;
+  ...
+}
+
+@depends on patch && !rexpr@
+identifier fi : script:python() { in_init(fi) };
+declaration D;
+position pd : script:python() { is_start(pd, True) };
+identifier pw.WQ;
+@@
+fi(...) {
+  ...
+  D@pd
++
++ WQ = alloc_workqueue("%s", 0, 0, KBUILD_MODNAME);
++ if (!WQ)
++	return -ENOMEM;
+  ...
+}
+
+@depends on patch && rexpr@
+identifier fi : script:python() { in_init_bare(fi) };
+identifier pw.WQ, pw.TMP;
+@@
+fi(...) {
++ int TMP;
++
++ WQ = alloc_workqueue("%s", 0, 0, KBUILD_MODNAME);
++ if (!WQ)
++	return -ENOMEM;
+  ...
+}
+
+@depends on patch && !rexpr@
+identifier fi : script:python() { in_init_bare(fi) };
+identifier pw.WQ;
+@@
+fi(...) {
++ WQ = alloc_workqueue("%s", 0, 0, KBUILD_MODNAME);
++ if (!WQ)
++	return -ENOMEM;
+  ...
+}
+
+// The exit function: the workqueue goes last, on every way out (the end
+// of a void function is a return; to spatch).
+@depends on patch@
+identifier fe : script:python() { in_exit(fe) };
+identifier pw.WQ;
+@@
+fe(...) {
+<...
++ destroy_workqueue(WQ);
+  return;
+...>
+}
+
+// Every use of the system workqueue goes to it.
+@depends on patch@
+expression X, D, C;
+identifier pw.WQ;
+@@
+(
+- schedule_work(X)
++ queue_work(WQ, X)
+|
+- schedule_delayed_work(X, D)
++ queue_delayed_work(WQ, X, D)
+|
+- schedule_delayed_work_on(C, X, D)
++ queue_delayed_work_on(C, WQ, X, D)
+|
+- schedule_work_on(C, X)
++ queue_work_on(C, WQ, X)
+|
+- flush_scheduled_work()
++ flush_workqueue(WQ)
+)
+
+// Its declaration, before the first function that uses it.
+@depends on patch@
+identifier f : script:python() { is_anchor(f) };
+type T;
+identifier pw.WQ;
+@@
++ static struct workqueue_struct *WQ;
++
+T f(...) {...}
