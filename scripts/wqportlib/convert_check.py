@@ -188,7 +188,8 @@ def _item_name(arg, need):
 
 def uses(text):
     """(line, name, type the use needs) for each use of a work item or task
-    in text whose type the call tells."""
+    in text whose type the call tells; a use &x.f.work gives two readings,
+    (f, delayed_work) and (work, work_struct), one after the other."""
     out = []
     for m in CALL.finditer(text):
         idx, need = ITEM_CALLS[m.group(1)]
@@ -200,6 +201,11 @@ def uses(text):
         r = _item_name(args[idx], need)
         if r:
             out.append((text.count('\n', 0, m.start()) + 1, r[0], r[1]))
+            if r[1] != need:
+                # &p->f.work: the work_struct inside delayed work f, or a
+                # plain field named work of f's structure (struct art_step
+                # { struct work_struct work; } steps[N]): the second as well
+                out.append((text.count('\n', 0, m.start()) + 1, 'work', need))
     for m in re.finditer(r'container_of\s*\(\s*to_delayed_work\s*\([^()]*\)\s*,[^,]*,\s*'
                          r'([\w.]+)\s*\)', text):
         out.append((text.count('\n', 0, m.start()) + 1, m.group(1).split('.')[0],
