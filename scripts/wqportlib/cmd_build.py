@@ -107,7 +107,7 @@ def driver_kbuild(src, out, name, shim):
     note = None
     cfiles = sorted(os.path.basename(f) for f in glob.glob(os.path.join(src, '*.c')))
     objs = [f[:-2] + '.o' for f in cfiles]
-    if own and own == 'Makefile' and old_makefile(os.path.join(src, own)):
+    if own == 'Makefile' and old_makefile(os.path.join(src, own)):
         name = composite_name(os.path.join(src, own), name, objs)
         note = (f'{own} is a 2.4 kernel Makefile (Rules.make); building every .c '
                 f'of the directory as one module, {name}.ko')

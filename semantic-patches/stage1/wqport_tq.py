@@ -384,17 +384,17 @@ DECL_START = re.compile(
 NOT_TYPE = re.compile(r"(?:return|goto|case|default|else|do|if|while|for|switch|break|continue)\b")
 
 
-def first_statement(path, fn=None, fresh=False):
+def first_statement(path, fn=None):
     """(line, col 0-based) of the first statement of function fn (by
-    default the module_init() function), after its declarations, or None.
-    fresh: path may have changed since it was read (spatch's copy of a
-    function a rule changed), read it again when it did."""
-    return _body_start(path, fn, fresh)[0]
+    default the module_init() function), after its declarations, or None."""
+    return _body_start(path, fn, False)[0]
 
 
 def last_declaration(path, fn, fresh=False):
     """(line, col 0-based) of the last declaration at the start of function
-    fn's body, or None when it starts with a statement."""
+    fn's body, or None when it starts with a statement.  fresh: path may
+    have changed since it was read (spatch's copy of a function a rule
+    changed), read it again when it did."""
     return _body_start(path, fn, fresh)[1]
 
 

@@ -257,42 +257,41 @@ def private(file):
     PRIVATE[file] = res
     return res
 
+def current_private():
+    """The private workqueue of the file being patched (private()), or None."""
+    return private(CURFILE[0])[0] if CURFILE[0] else None
+
 def in_init(f):
-    info = private(CURFILE[0])[0] if CURFILE[0] else None
+    info = current_private()
     return info is not None and f == info['init']
 
 def in_exit(f):
-    info = private(CURFILE[0])[0] if CURFILE[0] else None
+    info = current_private()
     return info is not None and f == info['exit']
 
-def is_start(p, decl):
-    """Whether p is the last declaration at the start of the init function
-    (decl), or its first statement when it has no declaration, read from
-    the file spatch gives (a copy of the function, once a rule changed it)."""
-    info = private(CURFILE[0])[0] if CURFILE[0] else None
+def is_start(p):
+    """Whether p is the last declaration at the start of the init function,
+    read from the file spatch gives (a copy of the function, once a rule
+    changed it).  (A body without declarations: in_init_bare.)"""
+    info = current_private()
     if info is None:
         return False
-    tq = wqport_tq()
-    last = tq.last_declaration(p[0].file, info["init"], fresh=True)
-    if decl:
-        want = last
-    else:
-        want = tq.first_statement(p[0].file, info["init"], fresh=True) if last is None else None
-    return want == (int(p[0].line), int(p[0].column))
+    last = wqport_tq().last_declaration(p[0].file, info["init"], fresh=True)
+    return last == (int(p[0].line), int(p[0].column))
 
 def has_decl():
     """Whether the init function's body starts with declarations, read
     from the file as given (a rule's added code has no position to match
     as the first statement, so a body without them gets its start as the
     function's start)."""
-    info = private(CURFILE[0])[0] if CURFILE[0] else None
+    info = current_private()
     return info is not None and info['has_decl']
 
 def in_init_bare(f):
     return in_init(f) and not has_decl()
 
 def is_anchor(f):
-    info = private(CURFILE[0])[0] if CURFILE[0] else None
+    info = current_private()
     return info is not None and f == info["anchor"]
 
 def ret_kind(e):
@@ -578,7 +577,7 @@ statement ea.S;
 WQ;
 TMP;
 @@
-info = private(CURFILE[0])[0] if CURFILE[0] else None
+info = current_private()
 if info is None:
     cocci.include_match(False)
 else:
@@ -652,7 +651,7 @@ fi(...) {
 @depends on patch && rexpr@
 identifier fi : script:python() { in_init(fi) };
 declaration D;
-position pd : script:python() { is_start(pd, True) };
+position pd : script:python() { is_start(pd) };
 identifier pw.WQ, pw.TMP;
 @@
 fi(...) {
@@ -669,7 +668,7 @@ fi(...) {
 @depends on patch && !rexpr@
 identifier fi : script:python() { in_init(fi) };
 declaration D;
-position pd : script:python() { is_start(pd, True) };
+position pd : script:python() { is_start(pd) };
 identifier pw.WQ;
 @@
 fi(...) {
