@@ -29,7 +29,7 @@ import sys
 import tempfile
 
 from . import convert_check as check
-from . import paths
+from . import paths, reasons
 from .linemap import line_map
 from .paths import WqportError
 
@@ -40,7 +40,6 @@ sys.path.insert(0, os.path.join(paths.TOP, 'semantic-patches', 'stage1'))
 import wqport_tq  # noqa: E402
 
 STAGES = {'2.6': ['stage1'], 'modern': ['stage1', 'stage2']}
-REPORT_LINE = re.compile(r'^(.*):(\d+): wqport: (.*)$')
 # stage 1's reasons that keep a whole file's task queues as they are
 BLOCKS = wqport_tq.REASON_TAIL.strip()
 LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
@@ -54,7 +53,8 @@ def add_parser(sub):
                        'recursively) of PATH...: stage 1 (task queues -> 2.6 workqueue '
                        'API), then stage 2 (-> modern API) unless --to 2.6.  By default '
                        'print a unified diff and write nothing.  Items that need a '
-                       'human go to stderr as FILE:LINE: wqport: REASON.  Exit 0: '
+                       'human go to stderr as FILE:LINE: wqport[ID]: REASON (`wqport '
+                       'explain ID`: what it means and what to do).  Exit 0: '
                        'nothing left for a human; 1: items reported; 2: error '
                        '(nothing written), or a file refused because spatch cannot '
                        'parse its deferred-work code (the others are converted).')
@@ -66,6 +66,15 @@ def add_parser(sub):
     out.add_argument('--in-place', action='store_true', help='rewrite the files')
     p.add_argument('--report', metavar='FILE', help='also write the report as JSON '
                    '(- : on stdout, with --out or --in-place, which leave stdout free)')
+    p.add_argument('--mode', choices=('patch', 'context', 'org'), default='patch',
+                   help="patch (the default): convert; context or org: coccicheck's "
+                   'modes, the lines each stage would change (a diff, each marked as '
+                   'removed, or Emacs org TODO items) on stdout, nothing written; '
+                   "stage 2 reads stage 1's output, and its lines are that output's")
+    p.add_argument('--ignore', action='append', default=[], metavar='ID[,ID...]',
+                   help='leave items with these IDs out of the report and of the exit '
+                   'status (the conversion is the same); `wqport explain ID` says what '
+                   'an ID means')
     p.add_argument('--jobs', type=int, default=1, metavar='N', help='convert N files at once')
     p.add_argument('--force', action='store_true',
                    help='--in-place even in a git tree with uncommitted changes')
@@ -103,7 +112,7 @@ class Source:
             self.text = self.data.decode('latin-1')
         self.digest = hashlib.sha256(self.data).hexdigest()
         self.output = None
-        self.items = []           # (line in original, stage, reason)
+        self.items = []           # reasons.Item: line in the original
         self.notes = []           # lines for stderr that need no human
         self.refused = None       # why spatch cannot be trusted with it
         self.work = None          # its copy in the scratch directory
@@ -116,6 +125,7 @@ class Source:
         self.facts = {}           # stage 2's: which items are delayed
         self.back = lambda n: n   # line of the output -> line of the input
         self.changed = set()      # lines of the output that the stages wrote
+        self.views = []           # --mode context/org: each stage's output
 
 
 def collect(args_paths):
@@ -424,15 +434,19 @@ def plan_stage1(sources):
                 break
 
 
-def stage_pass(src, stage, stages):
+def stage_pass(src, stage, stages, mode='patch'):
     """One stage on SRC's work copy: its report (items, lines of the
-    original), then its rewrite."""
+    original), then its rewrite; with MODE context or org, first that
+    mode's output too (src.views)."""
     with open(src.work, errors='replace') as f:
         before = f.read().splitlines()
+    if mode != 'patch':
+        src.views.append(apply_stage(stage, mode, src).replace(src.work, src.path))
     for line in apply_stage(stage, 'report', src).splitlines():
-        m = REPORT_LINE.match(line)
+        m = reasons.REPORT_LINE.match(line)
         if m:
-            src.items.append((src.back(int(m.group(2))), stage, m.group(3)))
+            src.items.append(reasons.Item(src.back(int(m.group(2))), stage, m.group(3),
+                                          m.group(4)))
     apply_stage(stage, 'patch', src)
     with open(src.work, errors='replace') as f:
         after = f.read().splitlines()
@@ -532,31 +546,33 @@ def finish(src, stages):
     if kept(src):
         return
     out = src.output.decode(src.encoding, 'replace')
-    said = {line for line, _, _ in src.items}
+    said = {it.line for it in src.items}
     for line, what in check.leftovers(out, stages, src.kept,
                                       src.env.get('WQPORT_TASKS', '').split()):
         if src.back(line) not in said:
             said.add(src.back(line))
-            src.items.append((src.back(line), stages[-1], f'{what} is left after '
-                              f'{" and ".join(stages)}, which did not recognise it '
-                              '(a macro around it, a handler through a pointer?): '
-                              'convert it by hand'))
+            src.items.append(reasons.Item(
+                src.back(line), stages[-1], 'W201',
+                f'{what} is left after {" and ".join(stages)}, which did not recognise it '
+                '(a macro around it, a handler through a pointer?): convert it by hand'))
     for line, name in check.private_wq_unallocated(src.text, out):
-        src.items.append((src.back(line), stages[-1], f'the private workqueue {name} that '
-                          'stage 2 gave the file in place of the system one is never '
-                          'allocated (its init function\'s start was not found): add '
-                          f'{name} = alloc_workqueue("%s", 0, 0, KBUILD_MODNAME) at the '
-                          'start of the module\'s init function by hand'))
+        src.items.append(reasons.Item(
+            src.back(line), stages[-1], 'W202',
+            f'the private workqueue {name} that stage 2 gave the file in place of the '
+            'system one is never allocated (its init function\'s start was not found): '
+            f'add {name} = alloc_workqueue("%s", 0, 0, KBUILD_MODNAME) at the start of '
+            'the module\'s init function by hand'))
     cast, other = set(), set(said)
     for line, name in check.handler_casts(out, stages):
         # one item per handler (two registrations can map to one line of
         # the input), none where another item says the line already
         if src.back(line) not in other and (src.back(line), name) not in cast:
             cast.add((src.back(line), name))
-            src.items.append((src.back(line), stages[-1], f'{name}() is cast to another '
-                              'function type where it is registered: a call through that '
-                              'type traps under kCFI; make its prototype the one the call '
-                              'expects and drop the cast'))
+            src.items.append(reasons.Item(
+                src.back(line), stages[-1], 'W203',
+                f'{name}() is cast to another function type where it is registered: a '
+                'call through that type traps under kCFI; make its prototype the one the '
+                'call expects and drop the cast'))
 
 
 def verify_types(sources, to):
@@ -574,7 +590,7 @@ def verify_types(sources, to):
             if s.refused or kept(s):
                 continue
             text = check.live_text(s.output.decode(s.encoding, 'replace'), STAGES[to])
-            said = {line for line, _, _ in s.items}
+            said = {it.line for it in s.items}
             readings = check.uses(text)
             for i, (line, name, need) in enumerate(readings):
                 have = decls.get(name)
@@ -589,7 +605,7 @@ def verify_types(sources, to):
                     continue          # a plain field named work, declared so in the run
                 if not have and (line not in s.changed or need != 'delayed_work' or
                                  any(re.search(r'\b%s\b' % re.escape(name), r)
-                                     for _, _, r in s.items)):
+                                     for r in (it.reason for it in s.items))):
                     continue              # not made delayed here, or said already
                 orig = s.back(line)
                 if orig in said:
@@ -598,23 +614,26 @@ def verify_types(sources, to):
                 if have:
                     where = ', '.join(sorted({os.path.basename(x.path) for ts in have.values()
                                               for x in ts}))
-                    s.items.append((orig, 'check', f'{name} is declared struct '
-                                    f'{" or struct ".join(sorted(have))} (in {where}) but '
-                                    f'used here as struct {need}: make the two agree by hand'))
+                    s.items.append(reasons.Item(
+                        orig, 'check', 'W204',
+                        f'{name} is declared struct {" or struct ".join(sorted(have))} '
+                        f'(in {where}) but used here as struct {need}: make the two agree '
+                        'by hand'))
                 else:
                     hdr = wqport_tq.declaring_header(s.path, name, s.env.get(
                         'WQPORT_SEARCH_DIRS', '').split(os.pathsep))
-                    s.items.append((orig, 'check', f'{name} is used here as struct {need}, '
-                                    f'but it is declared outside this run'
-                                    f'{" (in " + hdr + ")" if hdr else " (in a header?)"}: '
-                                    'convert that header in the same run, or make its '
-                                    'declaration agree by hand'))
+                    s.items.append(reasons.Item(
+                        orig, 'check', 'W205',
+                        f'{name} is used here as struct {need}, but it is declared outside '
+                        f'this run{" (in " + hdr + ")" if hdr else " (in a header?)"}: '
+                        'convert that header in the same run, or make its declaration '
+                        'agree by hand'))
 
 
 def kept(src):
     """Whether stage 1 left every task of SRC as it was, or SRC was refused."""
     return bool(src.refused) or any(stage == 'stage1' and reason.endswith(BLOCKS)
-                                    for _, stage, reason in src.items)
+                                    for _, stage, _, reason in src.items)
 
 
 def check_git_clean(sources):
@@ -682,6 +701,15 @@ def run(args):
     for d in args.include_dir:
         if not os.path.isdir(d):
             raise WqportError(f'-I {d}: not a directory')
+    silenced = set()
+    for arg in args.ignore:
+        for x in filter(None, arg.split(',')):
+            wid = reasons.normalise(x)
+            if not wid or wid not in reasons.titles():
+                raise WqportError(f'--ignore {x}: no such ID (wqport explain lists them)')
+            silenced.add(wid)
+    if args.mode != 'patch' and (args.out or args.in_place):
+        raise WqportError(f'--mode {args.mode} writes nothing: it takes no --out or --in-place')
     sources = collect(args.paths)
     if args.report == '-' and not (args.out or args.in_place):
         raise WqportError('--report -: the diff is on stdout; with --out DIR or --in-place '
@@ -706,7 +734,7 @@ def run(args):
         plan_stage1(sources)
         live = [s for s in sources if not s.refused]
         # progress: one line per file, when its last stage is done
-        _parallel(args.jobs, lambda s: stage_pass(s, 'stage1', stages), live,
+        _parallel(args.jobs, lambda s: stage_pass(s, 'stage1', stages, args.mode), live,
                   progress and stages == ['stage1'])
         if 'stage2' in stages:
             _parallel(args.jobs, facts_pass, live)
@@ -723,7 +751,8 @@ def run(args):
             _parallel(args.jobs, facts_pass, again)
             share_facts(sources)
             share_schedulers(sources)
-            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages), live, progress)
+            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode), live,
+                      progress)
         for s in sources:
             if s.refused:
                 s.output = s.data
@@ -741,7 +770,9 @@ def run(args):
 
     converted = [s for s in sources if s.output != s.data]
     for s in sources:
-        if args.in_place:
+        if args.mode != 'patch':
+            sys.stdout.write(''.join(s.views))
+        elif args.in_place:
             if s.output != s.data:
                 atomic_write(s.path, s.output, os.stat(s.path).st_mode & 0o7777)
         elif args.out:
@@ -755,18 +786,23 @@ def run(args):
     for s in sources:
         for note in s.notes:
             print(note, file=sys.stderr)
-    items = []
+    items, ignored = [], 0
     for s in sources:
-        if args.out or args.in_place:
+        if (args.out or args.in_place) and args.mode == 'patch':
             to_out = line_map(s.text.splitlines(),
                               s.output.decode(s.encoding, 'replace').splitlines())
             where = os.path.join(args.out, s.rel) if args.out else s.path
         else:
             to_out, where = (lambda n: n), s.path
-        for line, stage, reason in s.items:
-            items.append({'file': where, 'line': to_out(line), 'stage': stage,
-                          'reason': reason})
-            print(f'{where}:{to_out(line)}: wqport: {reason}', file=sys.stderr)
+        for it, lines in reasons.group(s.items):
+            if it.id in silenced:
+                ignored += 1
+                continue
+            lines = [to_out(n) for n in lines]
+            items.append({'id': it.id, 'file': where, 'line': lines[0], 'lines': lines,
+                          'stage': it.stage, 'reason': it.reason})
+            print(reasons.format_line(where, lines[0], lines, it.id, it.reason),
+                  file=sys.stderr)
     refused = [s for s in sources if s.refused]
     for s in refused:
         print(f'{s.path}:{s.refused[0]}: error: {s.refused[1]}', file=sys.stderr)
@@ -774,10 +810,11 @@ def run(args):
     summary = {'files_read': len(sources), 'converted': len(converted),
                'partly_converted': len(partly),
                'unchanged': len(sources) - len(converted), 'refused': len(refused),
-               'items': len(items)}
+               'items': len(items), 'ignored': ignored}
     print('wqport convert: {files_read} files read, {converted} converted, {unchanged} '
           'unchanged, {items} items for a human ({partly_converted} partly converted, '
-          '{refused} refused)'.format(**summary), file=sys.stderr)
+          '{refused} refused{more})'.format(
+              **summary, more=f', {ignored} ignored' if ignored else ''), file=sys.stderr)
     if args.report:
         with (contextlib.nullcontext(sys.stdout) if args.report == '-'
               else open(args.report, 'w')) as f:

@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-from . import paths
+from . import paths, reasons
 
 VARIANTS = ('A', 'B', 'C')
 # verdicts that are no failure: no variant A for 2.6-API code; a variant
@@ -84,7 +84,8 @@ class Port:
                           '--report', rep, self.src[v]])
                 if res.returncode not in (0, 1):
                     raise SystemExit(f'port: converting {legacy} failed:\n{res.stderr}')
-                reports[v] = [ln for ln in res.stderr.splitlines() if ': wqport: ' in ln]
+                reports[v] = [ln for ln in res.stderr.splitlines()
+                              if reasons.REPORT_LINE.match(ln)]
         for a, b, name in (('A', 'B', 'stage1.diff'), ('B', 'C', 'stage2.diff')):
             res = sh(['diff', '-ruN', 'src/' + a, 'src/' + b], cwd=self.out)
             with open(os.path.join(self.out, name), 'w') as f:
@@ -132,7 +133,7 @@ def legacy_24(name):
 
 
 def sample_items(lines, name):
-    """A sample's report items, as FILE:LINE: wqport: REASON relative to it."""
+    """A sample's report items, as FILE:LINE: wqport[ID]: REASON relative to it."""
     out = set()
     for ln in lines:
         m = re.search(r'/' + re.escape(name) + r'/(.*)$', ln)

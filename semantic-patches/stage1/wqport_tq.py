@@ -331,13 +331,13 @@ def nested(path):
             continue            # arrays: left to the checks in analyse()
         if not top[m.start()]:
             for a, b, vs, field, kind in found:
-                problems.append((a, b, "wqport: task routine of %s.%s set in an initializer of "
+                problems.append((a, b, "wqport[W001]: task routine of %s.%s set in an initializer of "
                                  "an enclosing structure that is not at file scope; move it to "
                                  "an INIT_WORK() by hand" % (outer, field)))
             continue
         for a, b, vs, field, kind in found:
             if text[vs] != "{" or _close(text, vs, "{", "}") != b:
-                problems.append((a, b, "wqport: %s.%s is initialised by something other than a "
+                problems.append((a, b, "wqport[W002]: %s.%s is initialised by something other than a "
                                  "brace list; write its INIT_WORK() by hand" % (outer, field)))
                 continue
             r = None
@@ -345,7 +345,7 @@ def nested(path):
             parts = [re.sub(r"\s+", " ", raw[x:y]) for x, y in _split_spans(text, vs + 1, ve - 1)]
             r = split_initializer(parts)
             if r is None:
-                problems.append((a, b, "wqport: initializer of %s.%s without a routine or with "
+                problems.append((a, b, "wqport[W003]: initializer of %s.%s without a routine or with "
                                  "list/sync values; write its INIT_WORK() by hand" % (outer, field)))
                 continue
             at = a if kind == "designated" else vs
@@ -359,7 +359,7 @@ def nested(path):
             fn, why = None, "the first statement of %s() is not one it can go before" % fn
         if fn is None:
             for t in targets:
-                problems.append((t["span"][0], t["span"][1], "wqport: task routine of %s.%s set in an "
+                problems.append((t["span"][0], t["span"][1], "wqport[W001]: task routine of %s.%s set in an "
                                  "initializer of an enclosing structure, and %s to put its "
                                  "INIT_WORK() in; move it to the init path by hand"
                                  % (t["outer"], t["field"], why)))
@@ -1199,11 +1199,11 @@ def _findings(path):
         o = m.end() - 1
         e = _close(text, o, "{", "}")
         if m.group(2):
-            find(m.start(), "wqport: array of struct tq_struct with a static initializer; "
+            find(m.start(), "wqport[W004]: array of struct tq_struct with a static initializer; "
                  "give each element an INIT_WORK() in the init path by hand", True)
             continue
         if split_initializer(_split_args(text[o + 1:e - 1])) is None:
-            find(m.start(), "wqport: static initializer of %s without a routine or with list/sync "
+            find(m.start(), "wqport[W003]: static initializer of %s without a routine or with list/sync "
                  "values; write its INIT_WORK() by hand" % m.group(1), True)
             continue
         decl_spans.append((m.start(), e))
@@ -1234,8 +1234,22 @@ def _findings(path):
         field = re.search(r"(?:\.\s*(\w+)\s*=|(\w+)\s*:)\s*$", text[max(0, j - 80):max(0, j)])
         if not field or (field.group(1) or field.group(2)) not in tq_names:
             continue                    # some other structure's routine field
-        find(m.start(), "wqport: task routine set in an initializer of an enclosing structure "
+        find(m.start(), "wqport[W001]: task routine set in an initializer of an enclosing structure "
              "(or a macro); move it to an INIT_WORK() in the init path by hand", True)
+
+    # Private queues the file declares and does not convert: one cause, so
+    # the declaration, each queue_task() onto it and each run_task_queue()
+    # of it carry the same reason (wqport convert makes them one item).
+    private = {}
+    for m in re.finditer(r"\bDECLARE_TASK_QUEUE\s*\(\s*(\w+)", text):
+        if m.group(1) in conv_q:
+            continue
+        why = not_converted.get(m.group(1))
+        private[m.group(1)] = (
+            "wqport[W008]: private task queue %s, queued and run by the driver itself%s; "
+            "convert its tasks to work items and drop the queue by hand"
+            % (m.group(1), " (not converted: %s)" % why if why else ""))
+        find(m.start(), private[m.group(1)], True)
 
     # queue_task onto queues other than tq_timer / tq_immediate.
     for off, args in _calls(text, "queue_task"):
@@ -1245,7 +1259,7 @@ def _findings(path):
         if q in BH_QUEUES or q in conv_q:
             continue
         if q == "tq_disk":
-            find(off, "wqport: queue_task() onto tq_disk (block-layer unplugging) has no "
+            find(off, "wqport[W005]: queue_task() onto tq_disk (block-layer unplugging) has no "
                  "workqueue equivalent: since 2.6.39 a submitter plugs its own batch "
                  "(blk_start_plug()/blk_finish_plug()) and a blk-mq driver starts the I/O "
                  "when queue_rq() sees bd->last or in its commit_rqs(); move the task's "
@@ -1253,13 +1267,15 @@ def _findings(path):
         elif q == "tq_scheduler":
             # no 2.4 kernel has it: this is a branch for 2.2 that no target
             # kernel compiles (#ifdef LINUX_2_4 ... #else), left as it is
-            find(off, "wqport: queue_task() onto tq_scheduler (gone since 2.4.0), in a branch "
+            find(off, "wqport[W007]: queue_task() onto tq_scheduler (gone since 2.4.0), in a branch "
                  "no 2.4 or later kernel compiles: left as it is; delete the branch or "
                  "make it schedule_work() by hand", False)
         elif in_define[off] and _macro_param(text, off, q):
             continue                    # a wrapper: its uses are checked below
+        elif q in private:
+            find(off, private[q], True)
         else:
-            find(off, "wqport: queue_task() onto %s, a private or unknown task queue (run by "
+            find(off, "wqport[W009]: queue_task() onto %s, a private or unknown task queue (run by "
                  "the driver's own bottom half?); convert each task to a work item by hand" % q, True)
 
     # wrappers: #define M(t, q) queue_task(t, q), a queue given by the caller
@@ -1267,30 +1283,24 @@ def _findings(path):
         for off, args in _calls(text, name):
             if in_define[off] or len(args) <= max(ti, qi):
                 continue
-            find(off, "wqport: %s is queued through %s(), a macro that takes the queue as "
+            find(off, "wqport[W011]: %s is queued through %s(), a macro that takes the queue as "
                  "an argument, which the patches do not follow; write its queue_task() (or "
                  "the 2.6 call) out by hand" % (args[ti].strip(), name), True,
                  {_last_name(args[ti])})
-
-    for m in re.finditer(r"\bDECLARE_TASK_QUEUE\s*\(\s*(\w+)", text):
-        if m.group(1) in conv_q:
-            continue
-        why = not_converted.get(m.group(1))
-        find(m.start(), "wqport: private task queue %s%s; convert its tasks to work items and "
-             "drop the queue by hand" % (m.group(1), " (not converted: %s)" % why if why else ""),
-             True)
 
     for off, args in _calls(text, "run_task_queue"):
         q = re.sub(r"^&\s*", "", args[0]).strip() if args else "?"
         if q == "tq_timer" or q in conv_q:
             continue
-        if q == "tq_disk":
-            find(off, "wqport: run_task_queue(&tq_disk) unplugs the block layer; nothing runs "
+        if q in private:
+            find(off, private[q], True)
+        elif q == "tq_disk":
+            find(off, "wqport[W006]: run_task_queue(&tq_disk) unplugs the block layer; nothing runs "
                  "tq_disk on 2.6+ and there is no global unplug since 2.6.39 (blk_run_queues() "
                  "and unplug_fn are gone): drop the call; to batch I/O, wrap the submission "
                  "in blk_start_plug()/blk_finish_plug()", False)
         else:
-            find(off, "wqport: run_task_queue(&%s) runs a private or bottom-half queue "
+            find(off, "wqport[W010]: run_task_queue(&%s) runs a private or bottom-half queue "
                  "synchronously; convert by hand" % q, True,
                  _bh_tasks(text, set(), {q}) if q in BH_QUEUES else None)
 
@@ -1298,12 +1308,15 @@ def _findings(path):
     for name in ("init_bh", "remove_bh", "mark_bh"):
         for off, args in _calls(text, name):
             if args and args[0] != "IMMEDIATE_BH" and args[0] not in conv_nr:
-                find(off, "wqport: %s(%s): a custom bottom half; convert it to a tasklet or a "
-                     "work item by hand" % (name, args[0]), False)
+                # one cause per bottom half: init_bh, mark_bh and remove_bh
+                # of it say the same (wqport convert makes them one item)
+                find(off, "wqport[W012]: custom bottom half %s (its init_bh(), mark_bh() and "
+                     "remove_bh()); convert it to a tasklet or a work item by hand" % args[0],
+                     False)
     for name in ("disable_bh", "enable_bh", "start_bh_atomic", "end_bh_atomic",
                  "synchronize_bh"):
         for off, args in _calls(text, name):
-            find(off, "wqport: %s() excludes bottom halves; task routines become work items "
+            find(off, "wqport[W013]: %s() excludes bottom halves; task routines become work items "
                  "in process context, which it no longer excludes" % name, True,
                  _bh_tasks(text, conv_q) or {ALL})
 
@@ -1322,7 +1335,7 @@ def _findings(path):
             if new is not None:
                 rewrites.append(dict(start=m.start(2), end=m.end(2), text=new, at=m.start()))
                 continue
-            find(m.start(), "wqport: macro %s hides task-queue code in several statements, "
+            find(m.start(), "wqport[W015]: macro %s hides task-queue code in several statements, "
                  "which spatch cannot see through; expand or convert it by hand" % m.group(1), True)
 
     # Task object internals, and stores that are not an initialisation.
@@ -1338,16 +1351,16 @@ def _findings(path):
             continue                    # 02 makes it work_pending()
         if field == "list" and re.search(r"INIT_LIST_HEAD\s*\(\s*&[^;]*$", text[max(0, m.start() - 80):m.start()]):
             continue
-        find(m.start(), "wqport: reads or writes tq_struct.%s, which struct work_struct "
+        find(m.start(), "wqport[W017]: reads or writes tq_struct.%s, which struct work_struct "
              "does not have; convert by hand" % field, True)
 
     # routine stores: need a data store beside them, or no data store at all.
     lone = []
     for s, obj, field in _stores_apart(raw, text, tq_names, rewrites, lone):
-        find(s, "wqport: %s.%s is stored apart from %s.%s; write its INIT_WORK() by hand"
+        find(s, "wqport[W018]: %s.%s is stored apart from %s.%s; write its INIT_WORK() by hand"
              % (obj, field, obj, "data" if field == "routine" else "routine"), True)
     for s, obj in lone:
-        find(s, "wqport: %s.routine is stored with no %s.data in any file of this run, so "
+        find(s, "wqport[W019]: %s.routine is stored with no %s.data in any file of this run, so "
              "INIT_WORK() gives it NULL, as a zeroed task had; %s is declared in a header: "
              "if a file outside the run stores its data, convert that file in the same run"
              % (obj, obj, obj), False)
@@ -1367,7 +1380,7 @@ def _findings(path):
                         and not in_define[off] and re.match(r"^[\w\s&.\->\[\]()*]+$", args[0])):
                     # the tty layer's tty->flip.tqueue, or a header's task:
                     # its struct tq_struct would stay while the call changed
-                    foreign.append((off, "wqport: %s() of %s, whose struct tq_struct this "
+                    foreign.append((off, "wqport[W020]: %s() of %s, whose struct tq_struct this "
                                     "driver does not declare (a kernel structure's, such as "
                                     "the tty flip buffer's tty->flip.tqueue, or a header's "
                                     "that is not converted with it); convert by hand "
@@ -1379,7 +1392,7 @@ def _findings(path):
         if obj in tasks and obj not in visible:
             stored_apart.add(obj)
             hdr = declaring_header(path, obj, _search_dirs())
-            find(m.start(), "wqport: %s.%s is stored, but %s's struct tq_struct is declared "
+            find(m.start(), "wqport[W021]: %s.%s is stored, but %s's struct tq_struct is declared "
                  "outside this file (%s); the field stores need its type: convert the "
                  "driver's header with this file (both in one wqport convert%s), or by hand"
                  % (obj, m.group(2), obj, "in " + hdr if hdr else "a header?",
@@ -1405,7 +1418,7 @@ def _findings(path):
         # &task only: through a pointer (a parameter) the task is the caller's
         if (args and args[0].strip().startswith("&") and not in_define[off]
                 and _last_name(args[0]) not in initialised):
-            find(off, "wqport: PREPARE_TQUEUE() is the only initialisation of %s: 2.6 wants "
+            find(off, "wqport[W022]: PREPARE_TQUEUE() is the only initialisation of %s: 2.6 wants "
                  "INIT_WORK() before an item is first queued (DEBUG_OBJECTS_WORK reports one "
                  "that never had it); make this one INIT_WORK() if %s cannot be queued here"
                  % (args[0].strip(), args[0].strip()), False)
@@ -1443,7 +1456,7 @@ def _findings(path):
             for off, args in _calls(body, name):
                 lk = _last_name(args[0]) if args else "?"
                 if lk in bh_locked or "*" in bh_locked:
-                    find(s + off, "wqport: %s() ran in bottom-half context and takes %s with "
+                    find(s + off, "wqport[W014]: %s() ran in bottom-half context and takes %s with "
                          "%s(), while process context takes it with _bh; as a work item it "
                          "would race with bottom halves: convert by hand" % (r, lk, name), True,
                          {t for t, rs in routines.items() if r in rs} or {ALL})
@@ -1458,7 +1471,7 @@ def _findings(path):
         args = _split_args(text[o + 1:_close(text, o, "(", ")") - 1])
         for a in args:
             if re.match(r"^\(?\s*&?[\w.\->\[\]\s]*$", a) and "&" in a and _last_name(a) in tq_names:
-                find(m.start(), "wqport: %s is handed to %s(), outside the task-queue family; "
+                find(m.start(), "wqport[W023]: %s is handed to %s(), outside the task-queue family; "
                      "convert by hand" % (a.strip(), fn), True)
 
     # Code spatch cannot parse is skipped by every rule, silently: a task
@@ -1467,7 +1480,7 @@ def _findings(path):
         all_lines = text.split("\n")
         macro_lines = set()                 # lines of the #defines reported above
         for f in out:
-            if f.reason.startswith("wqport: macro "):
+            if f.reason.startswith("wqport[W015]: "):
                 n = f.line
                 macro_lines.add(n)
                 while n <= len(all_lines) and all_lines[n - 1].rstrip().endswith("\\"):
@@ -1481,7 +1494,7 @@ def _findings(path):
             if re.search(TQ_TOKENS, chunk):
                 a = sum(len(l) + 1 for l in all_lines[:start - 1])
                 b = a + len(chunk)
-                find(a, "wqport: spatch cannot parse lines %d-%d, which hold task-queue "
+                find(a, "wqport[W016]: spatch cannot parse lines %d-%d, which hold task-queue "
                      "code; convert by hand" % (start, end), True,
                      _nodes_between(path, a, b) or {ALL})
                 out[-1].line = line
@@ -1816,7 +1829,7 @@ def plan(path):
                 who = [x for x in who if x not in g["pointers"]] or who
                 why = ("a helper, a pointer or a statement ties it to %s, which line %d keeps "
                        "there" % (", ".join(who) or "a task", line))
-            out.append(Finding(_line(g["text"], off), "wqport: %s is left on the 2.4 "
+            out.append(Finding(_line(g["text"], off), "wqport[W024]: %s is left on the 2.4 "
                                "task-queue API: %s; convert them together by hand%s"
                                % (shown, why, REASON_TAIL if whole else
                                   " (the rest of the file is converted)"), True, off))

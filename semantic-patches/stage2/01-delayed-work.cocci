@@ -98,17 +98,19 @@ def item_key(x):
         return ('var', m.group(1))
     return None
 
-def say(p, msg):
+def say(p, wid, msg):
+    """Report msg at p once, under its stable ID wid (docs/reasons/)."""
+    msg = 'wqport[%s]: %s' % (wid, msg)
     k = (p.file, p.line, p.column, msg)
     if k in REPORTED:
         return
     REPORTED.add(k)
     if REPORT:
         import coccilib.report
-        coccilib.report.print_report(p, 'wqport: ' + msg)
+        coccilib.report.print_report(p, msg)
     elif ORG:
         import coccilib.org
-        coccilib.org.print_todo(p, 'wqport: ' + msg)
+        coccilib.org.print_todo(p, msg)
 
 def delayed(k):
     return k is not None and (k in DELAYED.get(CURFILE[0], set()) or k[1] in RUN_DELAYED)
@@ -416,7 +418,7 @@ if f is not None:
     for p, X, fn in POINTERS:
         if p.file == f and not (ok_wrapper(fn) and
                                 WRAPDEF.get(f, {}).get(fn, (0, None))[1] == X):
-            say(p, 'delayed call on %s, a work item reached through a pointer: '
+            say(p, 'W101', 'delayed call on %s, a work item reached through a pointer: '
                 'make the item it points to a struct delayed_work and this pointer a '
                 'struct delayed_work * by hand' % X)
     if not FACTS:
@@ -426,7 +428,7 @@ if f is not None:
                 continue
             BAD.setdefault(f, set()).add(k)
             hdr = declaring_header(f, k[1])
-            say(p, '%s is used with delayed calls, but its struct work_struct is declared '
+            say(p, 'W102', '%s is used with delayed calls, but its struct work_struct is declared '
                 'outside %s (%s): it is not converted to struct delayed_work; convert that '
                 'header in the same run%s, or make it struct delayed_work and convert its '
                 'uses by hand'
@@ -488,7 +490,7 @@ if (p[0].line, p[0].column) not in KNOWN.get(p[0].file, set()) and \
         (p[0].line, norm(X)) not in WRAPARGS.get(p[0].file, set()):
     k = item_key(X)
     BAD.setdefault(p[0].file, set()).add(k)
-    say(p[0], '%s is used with delayed calls but also handed on here as a '
+    say(p[0], 'W103', '%s is used with delayed calls but also handed on here as a '
         'struct work_struct: it is not converted to struct delayed_work; '
         'convert it by hand (the struct work_struct inside is %s.work)'
         % (norm(X), norm(X)))
@@ -511,7 +513,7 @@ m << member.m;
 p << member.p;
 @@
 BAD.setdefault(p[0].file, set()).add(('field', fld))
-say(p[0], 'member %s of work item %s is used directly: %s is not converted '
+say(p[0], 'W104', 'member %s of work item %s is used directly: %s is not converted '
     'to struct delayed_work; convert it by hand' % (m, fld, fld))
 
 // --------------------------------------------------------------- context

@@ -119,7 +119,7 @@ def split_item(w):
 
 def classify(f, u):
     """Kind of one use: ('container', E, fld, sep) / ('global', g) / ('null',)
-    / ('other', reason)."""
+    / ('other', reason, its ID)."""
     file = u['pos'].file
     W, D = u['W'], strip_void_cast(u['D'])
     if D in ('NULL', '0'):
@@ -136,7 +136,7 @@ def classify(f, u):
         return ('other', 'the work item %s is an array element: container_of() '
                 'cannot recover the container from a variable index; give the '
                 'element a struct that holds the item and its data, and '
-                'container_of() that' % u['W'])
+                'container_of() that' % u['W'], 'W106')
     m = re.match(r'^&(\w+)$', D)
     if m and m.group(1) in GLOBALS.get(file, {}):
         return ('global', m.group(1))
@@ -144,7 +144,7 @@ def classify(f, u):
     return ('other', 'data %s of %s is not the structure containing %s: add '
             'a field for it beside the work item, set it where the item is '
             'initialised, and read it in %s() through container_of()'
-            % (u['D'], u['macro'], where, f))
+            % (u['D'], u['macro'], where, f), 'W107')
 
 REPORT = False
 ORG = False
@@ -185,17 +185,19 @@ def is_handler_name(f):
     # that is a handler in some file seen so far is enough to look further
     return any(f in u for u in USES.values())
 
-def say(p, msg):
+def say(p, wid, msg):
+    """Report msg at p once, under its stable ID wid (docs/reasons/)."""
+    msg = 'wqport[%s]: %s' % (wid, msg)
     k = (p.file, p.line, p.column, msg)
     if k in REPORTED:
         return
     REPORTED.add(k)
     if REPORT:
         import coccilib.report
-        coccilib.report.print_report(p, 'wqport: ' + msg)
+        coccilib.report.print_report(p, msg)
     elif ORG:
         import coccilib.org
-        coccilib.org.print_todo(p, 'wqport: ' + msg)
+        coccilib.org.print_todo(p, msg)
 
 def decide(file, f):
     """Decision for handler f: dict(kind=...) or None (reported)."""
@@ -209,7 +211,7 @@ def decide(file, f):
         return None
     if df is None:
         for u in uses:
-            say(u['pos'], '%s() is not defined in this file: convert it to '
+            say(u['pos'], 'W105', '%s() is not defined in this file: convert it to '
                 'void %s(struct work_struct *work) by hand' % (f, f))
         DECIDED[(file, f)] = None
         return None
@@ -221,7 +223,7 @@ def decide(file, f):
     kinds = [(u, classify(f, u)) for u in uses]
     bad = [(u, k) for u, k in kinds if k[0] == 'other']
     for u, k in bad:
-        say(u['pos'], k[1])
+        say(u['pos'], k[2], k[1])
     if bad:
         DECIDED[(file, f)] = None
         return None
@@ -247,7 +249,7 @@ def decide(file, f):
             kind['item'] = None
     elif consts:
         for u, k in kinds:
-            say(u['pos'], '%s() gets different data (%s): give each item its own '
+            say(u['pos'], 'W108', '%s() gets different data (%s): give each item its own '
                 'handler, or keep the data beside each item and read it through '
                 'container_of()' % (f, ', '.join(sorted(set(x[0]['D'] for x in kinds)))))
     elif conts and not globs and not (nulls and reads):
@@ -263,14 +265,14 @@ def decide(file, f):
             types.add(pt[:-1].strip())
         if len(flds) > 1 or len(dels) > 1:
             for u, k in conts:
-                say(u['pos'], '%s() serves different work items (%s): '
+                say(u['pos'], 'W109', '%s() serves different work items (%s): '
                     'container_of() cannot tell them apart; give each item '
                     'its own handler' % (f, ', '.join(sorted(
                         set(x['W'] for x, y in conts)))))
             kind = None
         elif len(types) != 1:
             for u, k in conts:
-                say(u['pos'], 'cannot tell the type of %s that contains %s: '
+                say(u['pos'], 'W110', 'cannot tell the type of %s that contains %s: '
                     'convert %s() by hand with container_of()'
                     % (k[1], u['W'], f))
             kind = None
@@ -283,7 +285,7 @@ def decide(file, f):
                 ok = False
             if not ok:
                 for u, k in conts:
-                    say(u['pos'], '%s() takes %s but the item lives in %s: '
+                    say(u['pos'], 'W111', '%s() takes %s but the item lives in %s: '
                         'convert it by hand' % (f, pt, t))
             else:
                 kind = dict(kind='container', T=t, fld=flds.pop(),
@@ -294,7 +296,7 @@ def decide(file, f):
         late = [g for g in gs if gline.get(g, 0) > int(df['pos'].line)]
         if late:
             for u, k in globs:
-                say(u['pos'], '%s() would use %s directly, but %s is declared '
+                say(u['pos'], 'W112', '%s() would use %s directly, but %s is declared '
                     'after %s(): move its declaration above %s() and run '
                     'again' % (f, late[0], late[0], f, f))
         elif len(gs) == 1:
@@ -306,7 +308,7 @@ def decide(file, f):
                 kind['item'] = None
         else:
             for u, k in globs:
-                say(u['pos'], '%s() gets different globals (%s): give each '
+                say(u['pos'], 'W113', '%s() gets different globals (%s): give each '
                     'item its own handler' % (f, ', '.join(sorted(gs))))
     elif nulls and not conts and not globs and not reads:
         kind = dict(kind='null', item=nulls[0][0]['W'],
@@ -315,7 +317,7 @@ def decide(file, f):
             kind['item'] = None
     else:
         for u, k in kinds:
-            say(u['pos'], '%s() gets different kinds of data (container, '
+            say(u['pos'], 'W114', '%s() gets different kinds of data (container, '
                 'global, NULL) or reads a NULL one: convert it by hand' % f)
     kind = checked(file, f, df, kind) if kind is not None else None
     DECIDED[(file, f)] = kind
@@ -325,7 +327,7 @@ def checked(file, f, df, kind):
     """@kind, or None (reported) if the new parameter would shadow a name
     the body uses, or f has uses that the conversion would not fix."""
     if (file, f) in COLLIDE:
-        say(df['pos'], '%s() already uses the name work, which its new '
+        say(df['pos'], 'W115', '%s() already uses the name work, which its new '
             'parameter struct work_struct *work would shadow: rename that '
             'first' % f)
         return None
@@ -333,14 +335,14 @@ def checked(file, f, df, kind):
     known = KNOWN.get(file, set())
     for p in REFS.get(file, {}).get(f, []):
         if key(p) not in known:
-            say(p, '%s() is also used here, not as a work handler: its '
+            say(p, 'W116', '%s() is also used here, not as a work handler: its '
                 'type changes to void (*)(struct work_struct *); '
                 'convert this use by hand' % f)
             kind = None
     if kind is not None:
         for p, a in CALLS.get(file, {}).get(f, []):
             if call_arg(kind, a) is None:
-                say(p, 'direct call %s(%s): pass the work item instead of '
+                say(p, 'W117', 'direct call %s(%s): pass the work item instead of '
                     'the old data' % (f, a))
                 kind = None
     return kind

@@ -55,14 +55,14 @@ position p;
 @script:python depends on report@
 p << data.p;
 @@
-coccilib.report.print_report(p[0], 'wqport: the data field of struct '
+coccilib.report.print_report(p[0], 'wqport[W118]: the data field of struct '
     'work_struct is gone since 2.6.20: keep this value in the structure that '
     'contains the work item and read it in the handler through container_of()')
 
 @script:python depends on org@
 p << data.p;
 @@
-coccilib.org.print_todo(p[0], 'wqport: the data field of struct work_struct '
+coccilib.org.print_todo(p[0], 'wqport[W118]: the data field of struct work_struct '
     'is gone since 2.6.20: keep this value beside the work item')
 
 @depends on context@

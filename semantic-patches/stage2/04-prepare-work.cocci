@@ -345,7 +345,7 @@ i << bad.i;
 W << bad.W;
 p << bad.p;
 @@
-coccilib.report.print_report(p[0], 'wqport: %s(%s, ...) is gone since 3.15 '
+coccilib.report.print_report(p[0], 'wqport[W119]: %s(%s, ...) is gone since 3.15 '
     'and the item may be queued here: give each handler its own work item, '
     'or keep one handler that dispatches on a state field' % (i, norm(W)))
 
@@ -353,7 +353,7 @@ coccilib.report.print_report(p[0], 'wqport: %s(%s, ...) is gone since 3.15 '
 i << bad.i;
 p << bad.p;
 @@
-coccilib.org.print_todo(p[0], 'wqport: %s on an item that may be queued' % i)
+coccilib.org.print_todo(p[0], 'wqport[W119]: %s on an item that may be queued' % i)
 
 @depends on context@
 identifier bad.i;

@@ -76,7 +76,7 @@ create_singlethread_workqueue@p(N)
 @script:python depends on org@
 p << o.p;
 @@
-coccilib.org.print_todo(p[0], 'wqport: deprecated: alloc_workqueue/alloc_ordered_workqueue with WQ_MEM_RECLAIM')
+coccilib.org.print_todo(p[0], 'wqport[W120]: deprecated: alloc_workqueue/alloc_ordered_workqueue with WQ_MEM_RECLAIM')
 
 // report: every call converts, nothing to say (the rule keeps spatch happy
 // when run with -D report alone).

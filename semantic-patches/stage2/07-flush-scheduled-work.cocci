@@ -56,7 +56,7 @@ def plan(file):
     """List of flush_work() arguments, or (None, reason)."""
     items = ITEMS.get(file, [])
     if not items:
-        return None, ('flush_scheduled_work() warns on 6.x and this file puts '
+        return None, ('flush_scheduled_work() warns on Linux 6.12 and this file puts '
                       'no item on the system workqueue itself: flush the '
                       'items it means by name, or drop the call')
     out = []
@@ -68,7 +68,7 @@ def plan(file):
                               'others; flush each by hand' % x.split()[1])
             _, g, f = x.split()
             if not all_initialised(file, g, f):
-                return None, ('flush_scheduled_work() warns on 6.x: flush the items of '
+                return None, ('flush_scheduled_work() warns on Linux 6.12: flush the items of '
                               'array %s (%s) by hand: no loop over the whole array is seen '
                               'to INIT_WORK() them all, and flush_work() WARNs on an item '
                               'never initialised' % (g, f))
@@ -76,7 +76,7 @@ def plan(file):
                     % (g, g, f, '.work' if d else '')], None
         m = re.match(r'^&(\w+)(\.\w+)*$', x)
         if not m or m.group(1) not in GLOBALS.get(file, set()):
-            return None, ('flush_scheduled_work() warns on 6.x: replace it '
+            return None, ('flush_scheduled_work() warns on Linux 6.12: replace it '
                           'with flush_work()/cancel_work_sync() of the '
                           'items of the driver (%s), per device, or move them '
                           'to a private workqueue and flush that'
@@ -470,14 +470,14 @@ p << fs.p;
 @@
 out, why = plan(p[0].file)
 if out is None and private(p[0].file)[0] is None:
-    coccilib.report.print_report(p[0], 'wqport: ' + why + '; ' + private(p[0].file)[1])
+    coccilib.report.print_report(p[0], 'wqport[W121]: ' + why + '; ' + private(p[0].file)[1])
 
 @script:python depends on org@
 p << fs.p;
 @@
 out, why = plan(p[0].file)
 if out is None and private(p[0].file)[0] is None:
-    coccilib.org.print_todo(p[0], 'wqport: ' + why + '; ' + private(p[0].file)[1])
+    coccilib.org.print_todo(p[0], 'wqport[W121]: ' + why + '; ' + private(p[0].file)[1])
 
 @depends on context@
 @@
