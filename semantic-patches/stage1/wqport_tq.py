@@ -279,6 +279,32 @@ def module_init_fn(text):
     return inits[0], None
 
 
+def _task_fields(text, o, e, names, tqf):
+    """The elements of the brace list text[o:e] (a structure's initializer;
+    names: its fields in order, or None) that initialise one of its task
+    fields tqf: (start, end, value start, field, "designated"/"positional")."""
+    found = []
+    pos = 0
+    for a, b in _split_spans(text, o + 1, e - 1):
+        el = text[a:b]
+        d = re.match(r"(?:\.\s*(\w+)\s*=(?!=)|(\w+)\s*:(?!:))\s*", el)
+        if d:
+            field = d.group(1) or d.group(2)
+            vs = a + d.end()
+            if names is not None and field in names:
+                pos = names.index(field) + 1
+            else:
+                pos = None
+        else:
+            field = names[pos] if names is not None and pos is not None and pos < len(names) else None
+            if pos is not None:
+                pos += 1
+            vs = a
+        if field in tqf:
+            found.append((a, b, vs, field, "designated" if d else "positional"))
+    return found
+
+
 def nested(path):
     """Task initializers nested in a file-scope structure's static initializer.
 
@@ -305,30 +331,24 @@ def nested(path):
         names, tqf = structs[tname]
         o = m.end() - 1
         e = _close(text, o, "{", "}")
-        found = []
-        pos = 0
-        for a, b in _split_spans(text, o + 1, e - 1):
-            el = text[a:b]
-            d = re.match(r"(?:\.\s*(\w+)\s*=(?!=)|(\w+)\s*:(?!:))\s*", el)
-            if d:
-                field = d.group(1) or d.group(2)
-                vs = a + d.end()
-                if names is not None and field in names:
-                    pos = names.index(field) + 1
-                else:
-                    pos = None
-            else:
-                field = names[pos] if names is not None and pos is not None and pos < len(names) else None
-                if pos is not None:
-                    pos += 1
-                vs = a
-            if field not in tqf:
-                continue
-            found.append((a, b, vs, field, "designated" if d else "positional"))
+        if m.group(3):
+            # an array of structures: each element's own braces hold the
+            # fields (by position or by name); none can be moved to one
+            # INIT_WORK(), so each element that sets a task field is an item
+            for a, b in _split_spans(text, o + 1, e - 1):
+                el = re.match(r"(?:\[[^\]]*\]\s*=\s*)?\{", text[a:b])
+                if not el:
+                    continue
+                bo = a + el.end() - 1
+                for fa, fb, _, field, _ in _task_fields(text, bo, _close(text, bo, "{", "}"),
+                                                        names, tqf):
+                    problems.append((fa, fb, "wqport[W001]: task routine of %s[].%s set in an "
+                                     "element of an array of structures; give each element "
+                                     "an INIT_WORK() in the init path by hand" % (outer, field)))
+            continue
+        found = _task_fields(text, o, e, names, tqf)
         if not found:
             continue
-        if m.group(3):
-            continue            # arrays: left to the checks in analyse()
         if not top[m.start()]:
             for a, b, vs, field, kind in found:
                 problems.append((a, b, "wqport[W001]: task routine of %s.%s set in an initializer of "
@@ -425,27 +445,44 @@ def _body_start(path, fn, fresh):
         fn, _ = module_init_fn(text)
     if fn and fn in _function_bodies(text):
         s, e = _function_bodies(text)[fn]
-        i = s + 1
-        while i < e - 1:
-            while i < e - 1 and text[i].isspace():
-                i += 1
-            rest = text[i:e - 1]
-            if rest.startswith("#"):
-                break
-            if DECL_START.match(rest) and not NOT_TYPE.match(rest):
-                last = at(i)
-                j = i
-                while j < e - 1 and text[j] != ";":
-                    if text[j] in "({[":
-                        j = _close(text, j, text[j], {"(": ")", "{": "}", "[": "]"}[text[j]]) - 1
-                    j += 1
-                i = j + 1
-                continue
-            break
+        decls, i = _leading_declarations(text, s, e)
+        if decls:
+            last = at(decls[-1][0])
         if i < e - 1:
             res = at(i)
     _cache[key] = (res, last)
     return res, last
+
+
+def _leading_declarations(text, s, e):
+    """The declarations at the start of the function body text[s:e] (its
+    braces included), as [(start, end)], and the offset of what follows
+    them (its first statement, or a preprocessor line)."""
+    out = []
+    i = s + 1
+    while i < e - 1:
+        while i < e - 1 and text[i].isspace():
+            i += 1
+        rest = text[i:e - 1]
+        if rest.startswith("#"):
+            break
+        if DECL_START.match(rest) and not NOT_TYPE.match(rest):
+            j = i
+            while j < e - 1 and text[j] != ";":
+                if text[j] in "({[":
+                    j = _close(text, j, text[j], {"(": ")", "{": "}", "[": "]"}[text[j]]) - 1
+                j += 1
+            out.append((i, j + 1))
+            i = j + 1
+            continue
+        break
+    return out, i
+
+
+# What a declaration's initializer may call and still run no code of the
+# driver's before the workqueue is allocated.
+NO_CODE = {"sizeof", "typeof", "__typeof__", "offsetof", "container_of", "ARRAY_SIZE",
+           "__alignof__", "_Alignof", "to_pci_dev", "dev_get_drvdata", "BIT", "GENMASK"}
 
 
 def is_first_statement(path, line, col, fn=None):
@@ -555,6 +592,18 @@ def private_wq(path):
                        "system workqueue, for a private one's declaration to go before")
         return _cache[key]
     s, e = bodies[fi]
+    # the allocation goes after the init function's declarations: one that
+    # calls the driver's code (int err = register_...();) would run first,
+    # and could queue on a workqueue not yet allocated
+    for a, b in _leading_declarations(text, s, e)[0]:
+        init = text[a:b].partition("=")[2]
+        call = next((c for c in re.findall(r"\b([A-Za-z_]\w*)\s*\(", init)
+                     if c not in NO_CODE), None)
+        if call:
+            _cache[key] = (None, "the declarations of %s() call %s() before any statement, "
+                           "where the private workqueue would be allocated: move that call "
+                           "below the declarations, then convert again" % (fi, call))
+            return _cache[key]
     body = text[s:e]
     tmp = None
     if any(return_kind(m.group(1)) == "expr" for m in _RETURN.finditer(body)):
