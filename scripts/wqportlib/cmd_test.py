@@ -90,6 +90,27 @@ def judge(scan, result, plan, expected=()):
     return PASS, verdict.summary
 
 
+class Progress:
+    """The milestones of a run, on stderr as the console shows them: the
+    test init starting, each module's load and unload, the script's
+    verdict, a panic."""
+
+    def __init__(self):
+        self.start = time.monotonic()
+
+    def __call__(self, line):
+        if line.startswith('wqport: begin'):
+            what = 'the kernel is up, the test init runs'
+        elif re.match(r'^(not )?ok 0 ', line):
+            what = line.replace(' 0 ', ' ', 1)
+        elif 'Kernel panic' in line:
+            what = line.strip()
+        else:
+            return
+        print(f'wqport test: [{time.monotonic() - self.start:.0f} s] {what}',
+              file=sys.stderr, flush=True)
+
+
 def run(args):
     kernel = args.kernel
     if not paths.kernel_name(kernel):
@@ -133,7 +154,7 @@ def run(args):
               f'timeout {timeout:g} s; console log: {log}', file=sys.stderr, flush=True)
         for boot in range(1, BOOTS + 1):
             result = qemu.run(image, cpio, log, timeout, accel=accel,
-                              append=args.append)
+                              append=args.append, progress=Progress())
             with open(log, errors='replace') as f:
                 scan = logscan.Scan(f.read())
             if not (scan.crash and not scan.begun) or boot == BOOTS:

@@ -3,6 +3,7 @@
 import os
 import shutil
 import subprocess
+import threading
 
 from .paths import InfraError
 
@@ -72,7 +73,11 @@ def kvm_usable(image, cache):
     return ans, why
 
 
-def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append=''):
+def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append='',
+        progress=None):
+    """Boot IMAGE with INITRD; the serial console goes to LOG, and each of
+    its lines, as it comes, to PROGRESS (a function) when given.  The guest
+    is killed after TIMEOUT seconds (Result.timed_out)."""
     qemu = binary()
     # A task blocked for 30 s is reported with its stack (the debug kernel's
     # default; the stock kernel's 120 s would come after a stock timeout).
@@ -81,7 +86,7 @@ def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append=''
                'rdinit=/init ' + append).strip()
     cmd = [qemu, '-nodefaults', '-display', 'none', '-no-reboot',
            '-m', str(memory), '-smp', str(cpus),
-           '-serial', 'file:' + log,
+           '-serial', 'stdio',
            '-device', 'isa-debug-exit,iobase=0xf4,iosize=0x04',
            '-kernel', image, '-initrd', initrd, '-append', cmdline]
     if accel == 'kvm':
@@ -92,14 +97,39 @@ def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append=''
         cmd += ['-accel', 'tcg,thread=single']
     else:
         cmd += ['-accel', 'tcg,thread=multi']
-    try:
-        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
+    errors = []
+    with open(log, 'wb') as out:
+        try:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE)
+        except OSError as e:
+            raise InfraError(f'qemu: {e}')
+
+        def console():
+            for line in proc.stdout:
+                out.write(line)
+                out.flush()
+                if progress:
+                    progress(line.decode(errors='replace').rstrip('\r\n'))
+
+        readers = [threading.Thread(target=console, daemon=True),
+                   threading.Thread(target=lambda: errors.append(proc.stderr.read()),
+                                    daemon=True)]
+        for t in readers:
+            t.start()
+        try:
+            status = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            status = None
+        for t in readers:
+            t.join()
+    if status is None:
         return Result(None, True)
-    if proc.returncode not in (0, GUEST_DONE):
+    if status not in (0, GUEST_DONE):
         # QEMU's own complaint (bad option, no kernel, ...) is the reason.
-        msg = proc.stdout.decode(errors='replace').strip().splitlines()
+        msg = b''.join(errors).decode(errors='replace').strip().splitlines()
         if msg:
-            raise InfraError("qemu: " + msg[-1])
-    return Result(proc.returncode, False)
+            raise InfraError(msg[-1] if msg[-1].startswith('qemu') else 'qemu: ' + msg[-1])
+    return Result(status, False)
