@@ -385,12 +385,15 @@ def plan_stage1(sources):
     keeps it; what the files of a group store as a task's data is shared
     the same way.  Sets src.env (WQPORT_TASKS, WQPORT_DATA, WQPORT_KEEP),
     src.kept."""
-    for group in components(sources):
+    groups = components(sources)
+    scope = {}
+    for group in groups:
         sc = Scope(group)
         # the data each task's stores give: a routine stored in one file
         # gets the data another stores
         facts = {}
         for s in group:
+            scope[id(s)] = (sc, group)
             s.env['WQPORT_TASKS'] = ' '.join(sorted(sc.names(s)))
             env = dict(s.env, WQPORT_APPLY_STAGE='1')
             facts[id(s)] = _with_env(env, wqport_tq.data_facts, s.work)
@@ -404,34 +407,50 @@ def plan_stage1(sources):
                         data[obj] = (k | kinds, r or routine)
             s.env['WQPORT_DATA'] = ' '.join(f'{n}={",".join(sorted(k))}:{int(r)}'
                                             for n, (k, r) in sorted(data.items()))
-        forced = {id(s): {} for s in group}
-        while True:
-            for s in group:
-                s.env['WQPORT_KEEP'] = '\n'.join(f'{n}\t{who}' for n, who in
-                                                 sorted(forced[id(s)].items()))
-                wqport_tq.forget(s.work)
-                # as under apply-stage, which runs every patch of the stage
-                env = dict(s.env, WQPORT_APPLY_STAGE='1')
-                p = _with_env(env, wqport_tq.plan, s.work)
-                if s.refused:
-                    s.kept, s.whole = {n for n in p['kept'] | set(p['graph']['find'].up
-                                                                   if p['graph'] else ())
-                                       if not re.match(r'^(fn|m|k):', n)}, True
-                else:
-                    s.kept, s.whole = _with_env(env, wqport_tq.kept_names, s.work), p['whole']
-                s.shown = _with_env(env, wqport_tq.kept_names, s.work, False) & s.kept
-            more = False
-            for s in group:
-                for n in s.kept:
-                    if n.startswith('q:'):
-                        continue
-                    for t in group:
-                        if t is not s and n not in forced[id(t)] and n not in t.kept \
-                                and sc.shared(n, s, t):
-                            forced[id(t)][n] = os.path.basename(s.path)
-                            more = True
-            if not more:
-                break
+    # A task one file keeps is kept in the files of its group that see its
+    # declaration; a helper that takes a task (fn:NAME, a function with a
+    # struct tq_struct parameter) one file keeps is kept in every file of
+    # the run that declares or defines it: one function, one prototype.
+    forced = {id(s): {} for s in sources}
+    helpers = {}
+    while True:
+        for s in sources:
+            s.env['WQPORT_KEEP'] = '\n'.join(f'{n}\t{who}' for n, who in
+                                             sorted(forced[id(s)].items()))
+            wqport_tq.forget(s.work)
+            # as under apply-stage, which runs every patch of the stage
+            env = dict(s.env, WQPORT_APPLY_STAGE='1')
+            p = _with_env(env, wqport_tq.plan, s.work)
+            nodes = set().union(*p['graph']['nodes']) if p['graph'] else set()
+            helpers[id(s)] = ({n for n in nodes if n.startswith('fn:')},
+                              {n for n in p['kept'] if n.startswith('fn:')})
+            if s.refused:
+                s.kept, s.whole = {n for n in p['kept'] | set(p['graph']['find'].up
+                                                               if p['graph'] else ())
+                                   if not re.match(r'^(fn|m|k):', n)}, True
+                helpers[id(s)] = (helpers[id(s)][0], helpers[id(s)][0])
+            else:
+                s.kept, s.whole = _with_env(env, wqport_tq.kept_names, s.work), p['whole']
+            s.shown = _with_env(env, wqport_tq.kept_names, s.work, False) & s.kept
+        more = False
+        for s in sources:
+            sc, group = scope[id(s)]
+            for n in s.kept:
+                if n.startswith('q:'):
+                    continue
+                for t in group:
+                    if t is not s and n not in forced[id(t)] and n not in t.kept \
+                            and sc.shared(n, s, t):
+                        forced[id(t)][n] = os.path.basename(s.path)
+                        more = True
+            for n in helpers[id(s)][1]:
+                for t in sources:
+                    if t is not s and n in helpers[id(t)][0] and \
+                            n not in helpers[id(t)][1] and n not in forced[id(t)]:
+                        forced[id(t)][n] = os.path.basename(s.path)
+                        more = True
+        if not more:
+            break
 
 
 def stage_pass(src, stage, stages, mode='patch'):

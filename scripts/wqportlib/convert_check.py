@@ -24,6 +24,7 @@ REGISTER = re.compile(r'\b(?:INIT_TQUEUE|PREPARE_TQUEUE|INIT_WORK|PREPARE_WORK|D
                       r'INIT_DELAYED_WORK|PREPARE_DELAYED_WORK|DECLARE_DELAYED_WORK)\s*\(')
 # a cast to a function type, or to void *, right before a name
 CAST = re.compile(r'\(\s*[\w\s]*\(\s*\*\s*\)\s*\([^()]*\)\s*\)|\(\s*void\s*\*\s*\)')
+FN_TYPEDEF = re.compile(r'\btypedef\s+[\w\s*]*\(\s*\*\s*(\w+)\s*\)\s*\(')
 
 
 def args_of(text, open_paren):
@@ -120,10 +121,14 @@ def handler_casts(text, stages):
     handlers = handler_names(live)
     # the parameter the call through the handler's pointer passes
     want = r'struct\s+work_struct\s*\*\s*\w*' if 'stage2' in stages else r'void\s*\*\s*\w*'
+    # a cast to a typedef of a function pointer type: the kernel's
+    # work_func_t, or the driver's own
+    names = {'work_func_t'} | set(FN_TYPEDEF.findall(live))
+    cast = re.compile(CAST.pattern + r'|\(\s*(?:%s)\s*\)' % '|'.join(sorted(names)))
     out = []
-    for m in CAST.finditer(live):
+    for m in cast.finditer(live):
         rest = live[m.end():]
-        n = re.match(r'\s*(?:' + CAST.pattern + r'\s*)*\(?\s*&?\s*(\w+)', rest)
+        n = re.match(r'\s*(?:' + cast.pattern + r'\s*)*\(?\s*&?\s*(\w+)', rest)
         if not n or n.group(1) not in handlers:
             continue
         d = re.search(r'\bvoid\s+%s\s*\(([^()]*)\)\s*[{;]' % re.escape(n.group(1)), live)
@@ -137,6 +142,7 @@ def handler_casts(text, stages):
 
 DECL = re.compile(r'\bstruct\s+(tq_struct|work_struct|delayed_work)\s+(?:\*\s*)?(\w+)\s*(\[[^\]]*\])?'
                   r'\s*[;,=)]')
+MORE_NAMES = re.compile(r'\s*(?:\*\s*)?(\w+)\s*(?:\[[^\]]*\]\s*)?[;,=]')
 DECLARER = re.compile(r'\b(DECLARE_WORK|DECLARE_DELAYED_WORK)\s*\(\s*(\w+)')
 # call -> (index of its item argument, the type the item must have)
 ITEM_CALLS = {
@@ -167,6 +173,14 @@ def declarations(text):
     out = {}
     for m in DECL.finditer(text):
         out.setdefault(m.group(2), set()).add(m.group(1))
+        # struct work_struct poll, *reset, ring[4];: the names after the first
+        e = m.end() - 1
+        while text[e] == ',':
+            n = MORE_NAMES.match(text, e + 1)
+            if not n:
+                break
+            out.setdefault(n.group(1), set()).add(m.group(1))
+            e = n.end() - 1
     for m in DECLARER.finditer(text):
         out.setdefault(m.group(2), set()).add('delayed_work' if 'DELAYED' in m.group(1)
                                               else 'work_struct')

@@ -595,7 +595,19 @@ def private_wq(path):
     # the allocation goes after the init function's declarations: one that
     # calls the driver's code (int err = register_...();) would run first,
     # and could queue on a workqueue not yet allocated
-    for a, b in _leading_declarations(text, s, e)[0]:
+    decls, after = _leading_declarations(text, s, e)
+    if text.startswith("#", after):
+        # declarations under #if at the start: the allocation, put before
+        # the #if, would come before them
+        end = text.find("#endif", after)
+        inside = text[after:end if 0 <= end < e else e].split("\n")[1:]
+        if any(DECL_START.match(ln.strip()) and not NOT_TYPE.match(ln.strip())
+               for ln in inside):
+            _cache[key] = (None, "%s() starts with declarations under #if, and the private "
+                           "workqueue's allocation must follow every declaration: allocate "
+                           "it by hand" % fi)
+            return _cache[key]
+    for a, b in decls:
         init = text[a:b].partition("=")[2]
         call = next((c for c in re.findall(r"\b([A-Za-z_]\w*)\s*\(", init)
                      if c not in NO_CODE), None)
@@ -1426,7 +1438,7 @@ def _findings(path):
             if args:
                 tasks.add(_last_name(args[0]))
                 if ((_last_name(args[0]) not in visible or KERNEL_TASKS.search(args[0]))
-                        and not in_define[off] and re.match(r"^[\w\s&.\->\[\]()*]+$", args[0])):
+                        and not in_define[off] and re.match(r"^[\w\s&.\->\[\]()*+]+$", args[0])):
                     # the tty layer's tty->flip.tqueue, or a header's task:
                     # its struct tq_struct would stay while the call changed
                     foreign.append((off, "wqport[W020]: %s() of %s, whose struct tq_struct this "
@@ -1861,8 +1873,9 @@ def plan(path):
             for n in ns:
                 first.setdefault(n, j)
         for n in sorted(kept - own):
-            if n not in first or re.match(r"^(fn|m):", n) or not _shown([n], g["pointers"]) \
-                    or (whole and n not in force):
+            if n not in first or re.match(r"^(fn|m):", n) or not _shown([n], g["pointers"]):
+                continue
+            if whole and n not in force:
                 continue
             off = g["spans"][first[n]][0]
             off += len(g["text"][off:]) - len(g["text"][off:].lstrip())
@@ -1881,6 +1894,17 @@ def plan(path):
             out.append(Finding(_line(g["text"], off), "wqport[W024]: %s is left on the 2.4 "
                                "task-queue API: %s; convert them together by hand%s"
                                % (shown, why, REASON_TAIL if whole else
+                                  " (the rest of the file is converted)"), True, off))
+        # a helper (a function that takes a task) another file of the run
+        # keeps: one function, one prototype, so its tasks stay here too
+        for n in sorted(m for m in force if m.startswith("fn:") and m in first):
+            off = g["spans"][first[n]][0]
+            off += len(g["text"][off:]) - len(g["text"][off:].lstrip())
+            out.append(Finding(_line(g["text"], off), "wqport[W024]: %s is left on the 2.4 "
+                               "task-queue API with the tasks it takes: %s keeps it (see its "
+                               "items), and its prototype must agree in every file of the "
+                               "run; convert them together by hand%s"
+                               % (_shown([n])[0], force[n], REASON_TAIL if whole else
                                   " (the rest of the file is converted)"), True, off))
     out.sort(key=lambda x: (x.line, x.reason))
     res = dict(findings=out, kept=kept, whole=whole, partial=partial, graph=g)
