@@ -381,9 +381,10 @@ class Scope:
 def plan_stage1(sources):
     """What each file keeps on the 2.4 API: a task one file keeps is kept in
     every file that sees the same declaration of it (its type stays struct
-    tq_struct in the header they share), with an item naming the file that
-    keeps it; what the files of a group store as a task's data is shared
-    the same way.  Sets src.env (WQPORT_TASKS, WQPORT_DATA, WQPORT_KEEP),
+    tq_struct in the header they share), and a helper that takes a task in
+    every file of the run that declares or defines it, with an item naming
+    the file that keeps it; what the files of a group store as a task's
+    data is shared the same way.  Sets src.env (WQPORT_TASKS, WQPORT_DATA, WQPORT_KEEP),
     src.kept."""
     groups = components(sources)
     scope = {}
@@ -413,8 +414,9 @@ def plan_stage1(sources):
     # the run that declares or defines it: one function, one prototype.
     forced = {id(s): {} for s in sources}
     helpers = {}
-    while True:
-        for s in sources:
+    dirty = list(sources)           # the files whose forced names changed
+    while dirty:
+        for s in dirty:
             s.env['WQPORT_KEEP'] = '\n'.join(f'{n}\t{who}' for n, who in
                                              sorted(forced[id(s)].items()))
             wqport_tq.forget(s.work)
@@ -432,7 +434,7 @@ def plan_stage1(sources):
             else:
                 s.kept, s.whole = _with_env(env, wqport_tq.kept_names, s.work), p['whole']
             s.shown = _with_env(env, wqport_tq.kept_names, s.work, False) & s.kept
-        more = False
+        changed = set()
         for s in sources:
             sc, group = scope[id(s)]
             for n in s.kept:
@@ -442,15 +444,14 @@ def plan_stage1(sources):
                     if t is not s and n not in forced[id(t)] and n not in t.kept \
                             and sc.shared(n, s, t):
                         forced[id(t)][n] = os.path.basename(s.path)
-                        more = True
+                        changed.add(id(t))
             for n in helpers[id(s)][1]:
                 for t in sources:
                     if t is not s and n in helpers[id(t)][0] and \
                             n not in helpers[id(t)][1] and n not in forced[id(t)]:
                         forced[id(t)][n] = os.path.basename(s.path)
-                        more = True
-        if not more:
-            break
+                        changed.add(id(t))
+        dirty = [s for s in sources if id(s) in changed]
 
 
 def stage_pass(src, stage, stages, mode='patch'):
