@@ -1380,6 +1380,16 @@ def _findings(path):
             find(off, "wqport[W013]: %s() excludes bottom halves; task routines become work items "
                  "in process context, which it no longer excludes" % name, True,
                  _bh_tasks(text, conv_q) or {ALL})
+    # local_bh_disable() (softirqs, which ran the bottom halves in 2.4)
+    # keeps the routines of tasks queued for a bottom half out only while
+    # they run there; a driver uses it for its own softirq work too, so it
+    # is an item only when the file has such tasks
+    bh_tasks = _bh_tasks(text, conv_q)
+    for name in ("local_bh_disable", "local_bh_enable") if bh_tasks else ():
+        for off, args in _calls(text, name):
+            find(off, "wqport[W013]: local_bh_disable()/local_bh_enable() exclude bottom "
+                 "halves; the routines of %s become work items in process context, which "
+                 "they no longer exclude" % ", ".join(sorted(bh_tasks)), True, bh_tasks)
 
     # Macros that hide task-queue code behind several statements.
     for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)", text, re.M):
