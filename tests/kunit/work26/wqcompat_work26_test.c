@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit suites for the 2.6.0-2.6.19 workqueue API of wqcompat.ko (issue 4):
+ * KUnit suites for the 2.6.0-2.6.19 workqueue API of wqcompat.ko:
  * one case per promise, a half-converted file, a stress run.
  *
  * Written the way a 2005 driver is: <linux/workqueue.h> is the overlay, and
