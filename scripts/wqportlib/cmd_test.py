@@ -1,43 +1,31 @@
 # SPDX-License-Identifier: GPL-2.0
-"""wqport test: run modules in a real kernel under QEMU and judge the run."""
+"""wqport test: run modules in a real kernel under QEMU and judge the run
+(or each run of a run list: testrun.py boots as few kernels as their
+verdicts allow)."""
+import argparse
 import os
 import re
+import shlex
 import sys
 import time
 
-from . import elf, initramfs, ktap, logscan, paths, qemu
+from . import ktap, paths, qemu, testrun
 from .paths import InfraError, WqportError
+from .testrun import OUTCOME, INFRA, PASS
 
-# Exit statuses, one per outcome (docs/architecture.md).
-PASS, TEST_FAILURE, USAGE, FINDINGS, CRASH, TIMEOUT, INFRA = 0, 1, 2, 3, 4, 5, 6
-OUTCOME = {PASS: 'pass', TEST_FAILURE: 'test failure', FINDINGS: 'kernel-log findings',
-           CRASH: 'kernel crash', TIMEOUT: 'timeout', INFRA: 'infrastructure failure'}
 # Default --timeout: a stock kernel boots in seconds under TCG, a debug kernel
-# in about a minute and runs everything several times slower.
+# in about a minute and runs everything several times slower.  The boot has
+# the same allowance to reach the first run.
 DEFAULT_TIMEOUT = {'stock': 180, 'debug': 600}
-# A kernel that crashes while booting, before the test init, is booted again
-# once (docs/testing.md): up to this many boots per run.
-BOOTS = 2
 
 
-def add_parser(sub):
-    p = sub.add_parser('test', help='run modules in a kernel under QEMU',
-                       description='Boot KERNEL under QEMU with a busybox initramfs, load '
-                       'wqcompat.ko and MODULE.ko..., run the guest script, unload, and '
-                       'print the run as KTAP.  Exit 0 only when every test is ok and the '
-                       'kernel log is clean; otherwise 1 test failure, 3 kernel-log '
-                       'findings, 4 kernel crash, 5 timeout, 6 infrastructure failure.')
-    p.add_argument('--kernel', default='stock',
-                   help='stock (the default: 6.1), 6.1, 6.12, debug (6.12 with '
-                   'lockdep, KASAN, kmemleak, ...), debug-kcsan, or a kernel build tree')
+def add_run_arguments(p):
+    """The options of one run, on the command line and in a --runs list."""
     p.add_argument('--script', help='guest shell script run after the modules load')
     p.add_argument('--timeout', type=float,
-                   help='seconds (default 180 on a stock kernel, 600 on a debug one)')
-    p.add_argument('--accel', choices=('auto', 'tcg', 'tcg-single', 'kvm'), default='auto',
-                   help='QEMU accelerator: auto (the default) uses KVM where a probe '
-                   'boot shows it works (kept in the cache), else tcg, one host thread '
-                   'per vCPU; tcg-single: one thread for all, for scenarios that patch '
-                   'live kernel text.  The one used is printed.')
+                   help='seconds a run may take from its start in the guest (default '
+                   '180 on a stock kernel, 600 on a debug one; the boot has as long '
+                   'again to reach the first run)')
     p.add_argument('--no-shim', action='store_true', help='do not load wqcompat.ko')
     p.add_argument('--file', action='append', default=[], metavar='FILE',
                    help='also copy FILE into the guest\'s /modules, without loading it '
@@ -47,9 +35,36 @@ def add_parser(sub):
                    'provokes on purpose): findings it matches (in the finding\'s line '
                    'or the 3 lines around) are accepted, and a REGEX that matches '
                    'none is a test failure; repeatable')
-    p.add_argument('--log', help='where to keep the console log')
-    p.add_argument('--append', default='', help='extra kernel command line')
     p.add_argument('modules', nargs='*', metavar='MODULE.ko')
+
+
+def add_parser(sub):
+    p = sub.add_parser('test', help='run modules in a kernel under QEMU',
+                       description='Boot KERNEL under QEMU with a busybox initramfs, load '
+                       'wqcompat.ko and MODULE.ko..., run the guest script, unload, and '
+                       'print the run as KTAP.  Exit 0 only when every test is ok and the '
+                       'kernel log is clean; otherwise 1 test failure, 3 kernel-log '
+                       'findings, 4 kernel crash, 5 timeout, 6 infrastructure failure '
+                       '(with --runs, the gravest of the runs\').')
+    p.add_argument('--kernel', default='stock',
+                   help='stock (the default: 6.1), 6.1, 6.12, debug (6.12 with '
+                   'lockdep, KASAN, kmemleak, ...), debug-kcsan, or a kernel build tree')
+    p.add_argument('--runs', metavar='LIST',
+                   help='a file of runs, one a line: NAME then this command\'s run '
+                   'options and modules (--script, --file, --expect-finding, --no-shim, '
+                   '--timeout, MODULE.ko...; # starts a comment).  They share boots: a '
+                   'fresh kernel after a run that crashed it, timed out, left a module '
+                   'loaded or a finding in the log.  Prints one KTAP result per run, '
+                   'its document nested')
+    p.add_argument('--accel', choices=('auto', 'tcg', 'tcg-single', 'kvm'), default='auto',
+                   help='QEMU accelerator: auto (the default) uses KVM where a probe '
+                   'boot shows it works (kept in the cache), else tcg, one host thread '
+                   'per vCPU; tcg-single: one thread for all, for scenarios that patch '
+                   'live kernel text.  The one used is printed.')
+    p.add_argument('--log', help='where to keep the console log (a later boot\'s: '
+                   'LOG.2, ...)')
+    p.add_argument('--append', default='', help='extra kernel command line')
+    add_run_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -62,72 +77,71 @@ def shim_module(kernel):
         raise InfraError(str(e))
 
 
-def judge(scan, result, plan, expected=()):
-    """(status, reason) for the run, the gravest outcome first."""
-    if scan.crash:
-        return CRASH, scan.crash
-    if result.timed_out:
-        # what the kernel said about it, e.g. the hung task and its stack
-        first = f'; first finding: {scan.findings[0][1]}' if scan.findings else ''
-        return TIMEOUT, 'the guest did not finish in time' + (
-            '' if scan.begun else ' (it never reached init)') + first
-    if not scan.begun:
-        return INFRA, 'the kernel did not boot to the test init'
-    if not scan.ended or result.status != qemu.GUEST_DONE:
-        return CRASH, 'the guest stopped before its end (QEMU status %s)' % result.status
-    unseen = scan.expect(expected)
-    if scan.findings:
-        kinds = sorted({k for k, _, _ in scan.findings})
-        return FINDINGS, '%s: %s' % (', '.join(kinds), scan.findings[0][1])
-    bad = scan.bad_taint()
-    if bad:
-        return FINDINGS, f'kernel tainted {bad} (only O and E are expected)'
-    verdict = ktap.parse(ktap.compose(scan.ktap_lines(), plan))
-    if not verdict.ok:
-        return TEST_FAILURE, 'not ok: ' + ', '.join(verdict.failed[:5])
-    if unseen:
-        return TEST_FAILURE, 'expected finding not seen: ' + ', '.join(unseen)
-    return PASS, verdict.summary
+def check_run(name, a):
+    """Refuse a run whose files are not there, with its name."""
+    where = f'run {name}: ' if name else ''
+    for m in a.modules:
+        if not m.endswith('.ko') or not os.path.isfile(m):
+            raise WqportError(f'{where}{m}: no such module file')
+    for f in a.file:
+        if not os.path.isfile(f):
+            raise WqportError(f'{where}{f}: no such file')
+    for rx in a.expect_finding:
+        try:
+            re.compile(rx)
+        except re.error as e:
+            raise WqportError(f'{where}--expect-finding {rx!r}: {e}')
+    if a.script and not os.path.isfile(a.script):
+        raise WqportError(f'{where}{a.script}: no such script')
 
 
-class Progress:
-    """The milestones of a run, on stderr as the console shows them: the
-    test init starting, each module's load and unload, the script's
-    verdict, a panic."""
+def read_runs(path):
+    """[(name, options)] of a run list."""
+    p = argparse.ArgumentParser(prog=f'wqport test --runs {path}', add_help=False)
+    add_run_arguments(p)
+    runs = []
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise WqportError(f'--runs {path}: {e.strerror}')
+    for i, line in enumerate(lines, 1):
+        words = shlex.split(line, comments=True)
+        if not words:
+            continue
+        name = words[0]
+        if name.startswith('-') or any(r[0] == name for r in runs):
+            raise WqportError(f'{path}:{i}: {name}: a run\'s name first, once per list')
+        try:
+            a, rest = p.parse_known_args(words[1:])
+        except SystemExit:
+            raise WqportError(f'{path}:{i}: bad options for run {name}')
+        if rest:
+            raise WqportError(f'{path}:{i}: run {name}: unknown {rest[0]}')
+        runs.append((name, a))
+    if not runs:
+        raise WqportError(f'--runs {path}: no run')
+    return runs
 
-    def __init__(self):
-        self.start = time.monotonic()
 
-    def __call__(self, line):
-        if line.startswith('wqport: begin'):
-            what = 'the kernel is up, the test init runs'
-        elif re.match(r'^(not )?ok 0 ', line):
-            what = line.replace(' 0 ', ' ', 1)
-        elif 'Kernel panic' in line:
-            what = line.strip()
-        else:
-            return
-        print(f'wqport test: [{time.monotonic() - self.start:.0f} s] {what}',
-              file=sys.stderr, flush=True)
+def make_run(kernel, name, a, timeout):
+    modules = [] if a.no_shim else [shim_module(kernel)]
+    modules += [m for m in a.modules if a.no_shim or os.path.basename(m) != 'wqcompat.ko']
+    return testrun.Run(name, modules, a.script, a.file, a.expect_finding, a.timeout or timeout)
 
 
 def run(args):
     kernel = args.kernel
     if not paths.kernel_name(kernel):
         raise WqportError(f'--kernel {kernel}: not {paths.KERNELS}')
-    for m in args.modules:
-        if not m.endswith('.ko') or not os.path.isfile(m):
-            raise WqportError(f'{m}: no such module file')
-    for f in args.file:
-        if not os.path.isfile(f):
-            raise WqportError(f'{f}: no such file')
-    for rx in args.expect_finding:
-        try:
-            re.compile(rx)
-        except re.error as e:
-            raise WqportError(f'--expect-finding {rx!r}: {e}')
-    if args.script and not os.path.isfile(args.script):
-        raise WqportError(f'{args.script}: no such script')
+    if args.runs:
+        if args.modules or args.script or args.file or args.expect_finding or args.no_shim:
+            raise WqportError('--runs takes the modules and run options from its list')
+        listed = read_runs(args.runs)
+    else:
+        listed = [('', args)]
+    for name, a in listed:
+        check_run(name, a)
     timeout = args.timeout or DEFAULT_TIMEOUT[
         'debug' if paths.is_debug(kernel) or os.path.isdir(kernel) else 'stock']
 
@@ -136,53 +150,45 @@ def run(args):
         image = paths.kernel_image(kernel)
         if not image or not os.path.exists(image):
             raise InfraError(f'no bootable image for the {kernel} kernel')
-        modules = [] if args.no_shim else [shim_module(kernel)]
-        modules += [m for m in args.modules
-                    if args.no_shim or os.path.basename(m) != 'wqcompat.ko']
+        runs = [make_run(kernel, name, a, timeout) for name, a in listed]
         stamp = time.strftime('%Y%m%d-%H%M%S')
         rundir = os.path.join(paths.BUILD, 'test-runs', f'{stamp}-{os.getpid()}')
         os.makedirs(rundir, exist_ok=True)
-        log = os.path.abspath(args.log or os.path.join(rundir, 'console.log'))
-        plan = 2 * len(modules) + (1 if args.script else 0) + \
-            sum(elf.kunit_suite_count(m) for m in modules)
-        cpio = initramfs.build(rundir, modules, args.script, args.file)
+        log = os.path.abspath(args.log) if args.log else None
         accel, how = args.accel, args.accel.upper()
         if accel == 'auto':
             kvm, why = qemu.kvm_usable(image, paths.CACHE)
             accel, how = ('kvm', 'KVM') if kvm else ('tcg', f'TCG ({why})')
+        what = f'{len(runs)} runs' if args.runs else 'the run'
         print(f'wqport test: booting the {kernel} kernel under QEMU, {how}, '
-              f'timeout {timeout:g} s; console log: {log}', file=sys.stderr, flush=True)
-        for boot in range(1, BOOTS + 1):
-            result = qemu.run(image, cpio, log, timeout, accel=accel,
-                              append=args.append, progress=Progress())
-            with open(log, errors='replace') as f:
-                scan = logscan.Scan(f.read())
-            if not (scan.crash and not scan.begun) or boot == BOOTS:
-                break
-            # Nothing of the test has run: QEMU's multi-threaded TCG can
-            # crash a kernel that patches its own text while booting.
-            kept = f'{log}.boot{boot}'
-            os.replace(log, kept)
-            print(f'wqport test: the kernel crashed while booting, before the test '
-                  f'init ({scan.crash}; console log: {kept}); booting again',
-                  file=sys.stderr)
+              f'{what} in {rundir}, timeout {timeout:g} s', file=sys.stderr, flush=True)
+        outcomes = testrun.run_all(image, runs, rundir, accel, args.append, timeout, log)
     except InfraError as e:
         print(f'wqport test: {OUTCOME[INFRA]}: {e}', file=sys.stderr)
         return INFRA
 
-    doc = ktap.compose(scan.ktap_lines(), plan)
-    status, reason = judge(scan, result, plan, args.expect_finding)
-    # A run cut short (crash, timeout) still gives as many results as its
-    # plan: a parser reading this document nested in another one counts by
-    # plans, and would take the next results of the outer one for these.
-    # The first missing one says why ('#' would start a KTAP directive).
-    done = sum(1 for line in doc if ktap.TOP_RESULT.match(line))
-    why = f'{OUTCOME[status]}: {reason}'.replace('#', '')
-    doc += [f'not ok {n} no result' + (f' ({why})' if n == done + 1 else '')
-            for n in range(done + 1, plan + 1)]
+    if not args.runs:
+        o = outcomes[0]
+        doc = o.doc
+        verdicts = [f'{OUTCOME[o.status]}: {o.reason}' +
+                    (f' (console log: {o.log})' if o.status != PASS else '')]
+    else:
+        doc = ['KTAP version 1', f'1..{len(runs)}']
+        verdicts = []
+        for n, (r, o) in enumerate(zip(runs, outcomes), 1):
+            doc += ['    ' + o.doc[0], f'    # Subtest: {r.name}']
+            doc += ['    ' + line for line in o.doc[1:]]
+            if o.status != PASS:
+                doc.append(f'# {r.name}: {OUTCOME[o.status]}: {o.reason} '
+                           f'(console log: {o.log})'.replace(' #', ' '))
+            doc.append(f'{"ok" if o.status == PASS else "not ok"} {n} {r.name}')
+            verdicts.append(f'run {r.name}: {OUTCOME[o.status]}: {o.reason}' +
+                            (f' (console log: {o.log})' if o.status != PASS else ''))
+        bad = sum(1 for o in outcomes if o.status != PASS)
+        verdicts.append(f'{len(runs) - bad} of {len(runs)} runs passed')
     sys.stdout.write('\n'.join(doc) + '\n')
     with open(os.path.join(rundir, 'results.ktap'), 'w') as f:
         f.write('\n'.join(doc) + '\n')
-    where = f' (console log: {log})' if status != PASS else ''
-    print(f'wqport test: {OUTCOME[status]}: {reason}{where}', file=sys.stderr)
-    return status
+    for v in verdicts:
+        print(f'wqport test: {v}', file=sys.stderr)
+    return max(o.status for o in outcomes)

@@ -1,20 +1,31 @@
 #!/bin/sh
 # wqport guest /init: runs inside the QEMU guest from the test initramfs.
-# Loads the modules (wqcompat.ko first), runs the optional scenario script,
-# unloads everything in reverse order, asks kmemleak (debug kernel), and
-# reports that it reached the end through QEMU's isa-debug-exit port.
+# The initramfs holds one directory per run, /runs/1, /runs/2, ...: its
+# modules and files in modules/, its optional scenario script, and run.conf
+# (MODULES, the ones to load, wqcompat.ko first).  Runs are done in order
+# from the one the kernel command line names (wqport.first=N, default 1):
+# the host boots again from the next run after a crash, a timeout, or a run
+# that left the kernel changed.
 #
-# Its KTAP: one top-level result per load, per KUnit suite (printed by the
-# kernel while the module loads), for the scenario, and per unload.  Test
-# numbers are 0 here: the host numbers the top level of the whole run.
-# Other lines for the host start with "wqport: ".
+# Each run: /modules is its modules/, load the modules, run the scenario,
+# unload everything in reverse order, ask kmemleak (debug kernel).  Between
+# "wqport: begin N" and "wqport: end N" its KTAP: one top-level result per
+# load, per KUnit suite (printed by the kernel while the module loads), for
+# the scenario, and per unload.  Test numbers are 0 here: the host numbers
+# each run's top level.  Other lines for the host start with "wqport: ".
+# "wqport: tainted T" gives the taint flags the run added.
+#
+# After each run the guest waits for the host to type "wqport-go" on the
+# console (the host stops the guest instead when the run changed the
+# kernel).  A run that leaves a module loaded stops the boot ("wqport:
+# stop"): the host runs the rest in a fresh kernel.  Either way the guest
+# reports that it reached its end through QEMU's isa-debug-exit port.
 /bin/busybox --install -s /bin
 export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug
-. /etc/wqport.conf
 
 say() { echo "wqport: $*"; }
 result() { if [ "$1" -eq 0 ]; then echo "ok 0 $2"; else echo "not ok 0 $2"; fi; }
@@ -24,21 +35,12 @@ leave() {
 	poweroff -f
 }
 
-say begin
-loaded=
-for m in $MODULES; do
-	insmod "/modules/$m"
-	rc=$?
-	result $rc "load $m"
-	[ $rc -ne 0 ] || loaded="${m%.ko} $loaded"
-done
-
-# The script is one test: its own KTAP or TAP 13 (when it prints a plan)
+# The scenario is one test: its own KTAP or TAP 13 (when it prints a plan)
 # nests under it, its version line (if it prints one) first; a "not ok" at
 # its top level fails it whatever its exit status.  Any other output becomes
 # the test's diagnostic lines.
-if [ -x /scenario ]; then
-	/scenario > /tmp/scenario.out 2>&1
+scenario() {
+	/scenario < /dev/null > /tmp/scenario.out 2>&1
 	rc=$?
 	if grep -q '^ *1\.\.[0-9]' /tmp/scenario.out; then
 		version='^(KTAP version [0-9]+|TAP version [0-9]+)$'
@@ -53,26 +55,68 @@ if [ -x /scenario ]; then
 		sed 's/^/# /' /tmp/scenario.out
 	fi
 	result $rc scenario
-fi
+}
 
-for m in $loaded; do
-	mod=$(echo "$m" | tr - _)
-	if [ ! -d "/sys/module/$mod" ]; then
-		echo "ok 0 unload $m.ko # SKIP the scenario unloaded it"
-		continue
+modules() { cut -d' ' -f1 /proc/modules | sort; }
+
+# run N: one run, from its begin marker to its end marker.  Returns 1 when
+# it leaves a module loaded that was not loaded before it.
+run() {
+	rm -f /modules /scenario
+	ln -s "/runs/$1/modules" /modules
+	[ -x "/runs/$1/scenario" ] && ln -s "/runs/$1/scenario" /scenario
+	. "/runs/$1/run.conf"
+	before=$(cat /proc/sys/kernel/tainted)
+	modules > /tmp/modules.before
+	say "begin $1"
+	loaded=
+	for m in $MODULES; do
+		insmod "/modules/$m"
+		rc=$?
+		result $rc "load $m"
+		[ $rc -ne 0 ] || loaded="${m%.ko} $loaded"
+	done
+	[ -x /scenario ] && scenario
+	for m in $loaded; do
+		mod=$(echo "$m" | tr - _)
+		if [ ! -d "/sys/module/$mod" ]; then
+			echo "ok 0 unload $m.ko # SKIP the scenario unloaded it"
+			continue
+		fi
+		rmmod "$mod"
+		result $? "unload $m.ko"
+	done
+	if [ -e /sys/kernel/debug/kmemleak ]; then
+		# kmemleak reports only objects older than 5 s that two scans
+		# found unreferenced: this wait is its ageing rule, not
+		# synchronisation.  "clear" keeps a leak out of the next run.
+		sleep 6
+		echo scan > /sys/kernel/debug/kmemleak
+		echo scan > /sys/kernel/debug/kmemleak
+		cat /sys/kernel/debug/kmemleak
+		echo clear > /sys/kernel/debug/kmemleak
 	fi
-	rmmod "$mod"
-	result $? "unload $m.ko"
-done
+	after=$(cat /proc/sys/kernel/tainted)
+	say "tainted $((after & ~before))"
+	say "end $1"
+	modules | cmp -s - /tmp/modules.before
+}
 
-if [ -e /sys/kernel/debug/kmemleak ]; then
-	# kmemleak reports only objects older than 5 s that two scans found
-	# unreferenced: this wait is its ageing rule, not synchronisation.
-	sleep 6
-	echo scan > /sys/kernel/debug/kmemleak
-	echo scan > /sys/kernel/debug/kmemleak
-	cat /sys/kernel/debug/kmemleak
-fi
-say "tainted $(cat /proc/sys/kernel/tainted)"
-say end
+say boot
+first=1
+for arg in $(cat /proc/cmdline); do
+	case $arg in wqport.first=*) first=${arg#wqport.first=} ;; esac
+done
+stty -echo 2>/dev/null
+n=$first
+while [ -d "/runs/$n" ]; do
+	if ! run "$n"; then
+		say stop
+		break
+	fi
+	n=$((n + 1))
+	[ -d "/runs/$n" ] || break
+	read -r answer || break
+	[ "$answer" = wqport-go ] || break
+done
 leave 16

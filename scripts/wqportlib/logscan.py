@@ -24,8 +24,10 @@ FINDINGS = [
 # Taint bits that an out-of-tree, unsigned test module sets by design.
 TAINT_OOT = 1 << 12        # O
 TAINT_UNSIGNED = 1 << 13   # E
+TAINT_TEST = 1 << 18       # N: KUnit ran (the debug kernel's real KUnit)
+TAINT_EXPECTED = TAINT_OOT | TAINT_UNSIGNED | TAINT_TEST
 TAINT_WARN = 1 << 9        # W: only when a WARN was expected
-TAINT_LETTERS = 'PFSRMBUDAWCIOELKXT'
+TAINT_LETTERS = 'PFSRMBUDAWCIOELKXTN'
 
 
 def taint_letters(mask):
@@ -33,8 +35,9 @@ def taint_letters(mask):
 
 
 class Scan:
-    """What the console log says.  Lines before the guest's begin marker
-    (the kernel's own boot) are scanned for crashes only."""
+    """What a console log says (a whole boot's, or a run's part of it).
+    Lines before a run's begin marker (the kernel's own boot) are scanned
+    for crashes only.  The taint is what the run added (guest-init.sh)."""
 
     def __init__(self, text):
         self.lines = text.splitlines()
@@ -81,7 +84,7 @@ class Scan:
         expected WARN's W taint is expected too."""
         if self.taint is None:
             return ''
-        allowed = TAINT_OOT | TAINT_UNSIGNED
+        allowed = TAINT_EXPECTED
         if any(kind == 'warning' for kind, _, _ in self.expected):
             allowed |= TAINT_WARN
         return taint_letters(self.taint & ~allowed)

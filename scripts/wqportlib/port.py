@@ -21,11 +21,12 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 
-from . import paths, reasons
+from . import paths, reasons, testrun
 
 VARIANTS = ('A', 'B', 'C')
 # verdicts that are no failure: no variant A for 2.6-API code; a variant
@@ -106,16 +107,39 @@ class Port:
             return None, res.stderr.strip().splitlines()
         return [ln for ln in res.stdout.splitlines() if ln.endswith('.ko')], []
 
-    def run(self, variant, modules, script=None):
-        cmd = [WQPORT, 'test', '--kernel', self.kernel]
-        if variant == 'C':
-            cmd.append('--no-shim')
-        if script:
-            cmd += ['--script', script]
-        res = sh(cmd + modules)
-        # its verdict is its last line (the first names the console log)
-        return res.returncode, res.stdout, (res.stderr.strip().splitlines() or [''])[-1]
+    def run_variants(self, todo):
+        """Run each variant of TODO ({variant: (modules, script)}) in one
+        `wqport test --runs`: {variant: (status, its KTAP, its verdict)}."""
+        if not todo:
+            return {}
+        os.makedirs(self.obj, exist_ok=True)
+        listing = os.path.join(self.obj, 'runs')
+        with open(listing, 'w') as f:
+            for v, (modules, script) in todo.items():
+                words = [v] + (['--no-shim'] if v == 'C' else []) + \
+                    (['--script', script] if script else []) + modules
+                f.write(' '.join(shlex.quote(w) for w in words) + '\n')
+        res = sh([WQPORT, 'test', '--kernel', self.kernel, '--runs', listing])
+        blocks, block = {}, []
+        for line in res.stdout.splitlines():
+            m = re.match(r'^(not )?ok \d+ (\S+)$', line)
+            if m:
+                blocks[m.group(2)] = ('\n'.join(block), not m.group(1))
+                block = []
+            else:
+                block.append(line)
+        done = {}
+        for v in todo:
+            verdict = re.search(r'^wqport test: run ' + v + r': (.*)$', res.stderr, re.M)
+            reason = verdict.group(1) if verdict else (res.stderr.strip().splitlines() or [''])[-1]
+            doc, _ = blocks.get(v, ('', False))
+            outcome = reason.split(':')[0] if verdict else ''
+            done[v] = (STATUS.get(outcome, testrun.INFRA), doc, reason)
+        return done
 
+
+# wqport test's outcome names, back to its exit statuses
+STATUS = {name: status for status, name in testrun.OUTCOME.items()}
 
 LEGACY_24 = re.compile(r'\b(tq_struct|queue_task|schedule_task|run_task_queue|mark_bh|init_bh)\b')
 
@@ -219,6 +243,7 @@ def port_samples(kernel, only, ktap):
             f.write(digest)
     names = samples(only)
     rows = {name: {} for name in names}
+    pending = {}    # variant: (samples, modules, script) to run
     for v in VARIANTS:
         mods = {}
         for name in names:
@@ -243,9 +268,12 @@ def port_samples(kernel, only, ktap):
         run_names = [n for n in names if n in mods]
         script = os.path.join(port.obj, f'scenarios-{v}.sh')
         batch_script(run_names, port.src[v], script)
-        note(f'port: variant {v}: {len(run_names)} samples in one {kernel} kernel')
-        rc, stdout, reason = port.run(v, [m for n in run_names for m in mods[n]], script)
-        for name in run_names:
+        pending[v] = (run_names, [m for n in run_names for m in mods[n]], script)
+    # every variant's samples in one kernel, a run per variant
+    note(f'port: variants {", ".join(pending)} in the {kernel} kernel, a run each')
+    for v, (rc, stdout, reason) in port.run_variants(
+            {v: (m, script) for v, (_, m, script) in pending.items()}).items():
+        for name in pending[v][0]:
             log = [m.group(1) for m in re.finditer(
                 r'^\s*# ' + re.escape(name) + r'\| log: (.*)$', stdout, re.M)]
             ok = re.search(r'^\s*ok \d+ ' + re.escape(name) + r'$', stdout, re.M)
@@ -317,18 +345,22 @@ def port_driver(directory, kernel, script=None, lint=False):
     reports = port.convert(directory)
     row = {}
     what = 'the scenario ' + script if script else 'load/unload'
+    todo = {}
     for v in VARIANTS:
-        print(f'port: {name}: variant {v}: build and {what} on the {kernel} kernel')
+        print(f'port: {name}: variant {v}: build against the {kernel} kernel')
         mods, err = port.build(v, '.')
         if mods is None and reports.get(v):
             row[v] = Cell('needs human', '\n'.join(reports[v][:10] + err[-10:]))
-            continue
-        if mods is None:
+        elif mods is None:
             row[v] = Cell('build failed', '\n'.join(err[-15:]))
-            continue
-        rc, stdout, reason = port.run(v, mods, script)
+        else:
+            todo[v] = (mods, script)
+    print(f'port: {name}: variants {", ".join(todo) or "none"}: {what} on the {kernel} '
+          'kernel, a run each')
+    for v, (rc, stdout, reason) in port.run_variants(todo).items():
         row[v] = Cell('pass' if rc == 0 else 'run failed',
                       '' if rc == 0 else reason + '\n' + stdout[-2000:])
+    row = {v: row[v] for v in VARIANTS if v in row}
     table = [(name, row)]
     print_table(out, reports, table, kernel)
     return table

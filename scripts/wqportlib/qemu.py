@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import threading
+import time
 
 from .paths import InfraError
 
@@ -73,11 +74,17 @@ def kvm_usable(image, cache):
     return ans, why
 
 
+# How often WATCHDOG is asked whether to stop the guest, in seconds.
+POLL = 0.2
+
+
 def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append='',
-        progress=None):
+        progress=None, watchdog=None):
     """Boot IMAGE with INITRD; the serial console goes to LOG, and each of
-    its lines, as it comes, to PROGRESS (a function) when given.  The guest
-    is killed after TIMEOUT seconds (Result.timed_out)."""
+    its lines, as it comes, to PROGRESS (a function) when given: a string
+    it returns is typed on the console (the guest's stdin).  The guest is
+    killed after TIMEOUT seconds (None: no limit) or as soon as WATCHDOG (a
+    function) returns true (Result.timed_out either way)."""
     qemu = binary()
     # A task blocked for 30 s is reported with its stack (the debug kernel's
     # default; the stock kernel's 120 s would come after a stock timeout).
@@ -100,7 +107,7 @@ def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append=''
     errors = []
     with open(log, 'wb') as out:
         try:
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE)
         except OSError as e:
             raise InfraError(f'qemu: {e}')
@@ -110,19 +117,30 @@ def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append=''
                 out.write(line)
                 out.flush()
                 if progress:
-                    progress(line.decode(errors='replace').rstrip('\r\n'))
+                    answer = progress(line.decode(errors='replace').rstrip('\r\n'))
+                    if answer:
+                        try:
+                            proc.stdin.write(answer.encode())
+                            proc.stdin.flush()
+                        except OSError:
+                            pass    # QEMU is gone
 
         readers = [threading.Thread(target=console, daemon=True),
                    threading.Thread(target=lambda: errors.append(proc.stderr.read()),
                                     daemon=True)]
         for t in readers:
             t.start()
-        try:
-            status = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            status = None
+        deadline = None if timeout is None else time.monotonic() + timeout
+        status = proc.poll()
+        while status is None:
+            if (watchdog and watchdog()) or (deadline and time.monotonic() > deadline):
+                proc.kill()
+                proc.wait()
+                break
+            try:
+                status = proc.wait(timeout=POLL)
+            except subprocess.TimeoutExpired:
+                pass
         for t in readers:
             t.join()
     if status is None:

@@ -34,3 +34,35 @@ ktap_nest() {
 	ktap_result "$rc" "$name"
 	return "$rc"
 }
+
+# ktap_splice N PREFIX CMD...: run CMD, which prints a KTAP document of N
+# tests (wqport test --runs), and print its tests as the next N of this
+# document, each name after PREFIX; results it does not give are "not ok",
+# with its stderr as their diagnostics.  Returns CMD's status.
+ktap_splice() {
+	local want=$1 prefix=$2 rc errf out line got=0
+	shift 2
+	errf=$(mktemp)
+	out=$(mktemp)
+	"$@" >"$out" 2>"$errf"
+	rc=$?
+	while IFS= read -r line; do
+		case $line in
+		'KTAP version '* | '1..'*) ;;
+		'ok '* | 'not ok '*)
+			got=$((got + 1))
+			[[ $line =~ ^(ok|not\ ok)\ [0-9]+\ (.*)$ ]]
+			ktap_n=$((ktap_n + 1))
+			echo "${BASH_REMATCH[1]} $ktap_n $prefix${BASH_REMATCH[2]}"
+			;;
+		*) echo "$line" ;;
+		esac
+	done <"$out"
+	while [ "$got" -lt "$want" ]; do
+		got=$((got + 1))
+		sed 's/^/# /' "$errf"
+		ktap_result 1 "${prefix}run $got of $want: no result"
+	done
+	rm -f "$errf" "$out"
+	return "$rc"
+}

@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Runs of modules in one kernel under QEMU: as many runs per boot as the
+kernel stays fit for, each judged on its own part of the console log.
+
+A boot does the runs in order from the first not done.  The host boots a
+fresh kernel for the rest after a run that crashed the kernel, timed out,
+left a module loaded, or changed the kernel in a way a later run would
+inherit (any kernel-log finding, expected or not, any new taint but O and E:
+lockdep and KASAN report once, WARN_ONCE fires once).  So each run's verdict
+is the one it would get alone in its own boot."""
+import os
+import re
+import sys
+import time
+
+from . import elf, initramfs, ktap, logscan, qemu
+
+# Exit statuses, one per outcome (docs/architecture.md), gravest last.
+PASS, TEST_FAILURE, USAGE, FINDINGS, CRASH, TIMEOUT, INFRA = 0, 1, 2, 3, 4, 5, 6
+OUTCOME = {PASS: 'pass', TEST_FAILURE: 'test failure', FINDINGS: 'kernel-log findings',
+           CRASH: 'kernel crash', TIMEOUT: 'timeout', INFRA: 'infrastructure failure'}
+# A kernel that crashes while booting, before the first run begins, is
+# booted again once (docs/testing.md).
+BOOT_RETRIES = 1
+
+BEGIN = re.compile(r'^wqport: begin (\d+)$')
+END = re.compile(r'^wqport: end (\d+)$')
+TAINTED = re.compile(r'^wqport: tainted (\d+)$')
+# What the host types on the console for the guest to begin its next run.
+GO = 'wqport-go'
+
+
+class Run:
+    """One run: MODULES loaded in order (the shim first unless none), the
+    guest SCRIPT, FILES beside the modules, the findings it EXPECTs, and the
+    seconds it may take from its start in the guest."""
+
+    def __init__(self, name, modules, script=None, files=(), expect=(), timeout=180):
+        self.name = name
+        self.modules = list(modules)
+        self.script = script
+        self.files = list(files)
+        self.expect = list(expect)
+        self.timeout = timeout
+        self.plan = 2 * len(self.modules) + (1 if script else 0) + \
+            sum(elf.kunit_suite_count(m) for m in self.modules)
+
+
+class Outcome:
+    """A run's verdict: STATUS, REASON, its KTAP document, the console log."""
+
+    def __init__(self, status, reason, doc, log):
+        self.status = status
+        self.reason = reason
+        self.doc = doc
+        self.log = log
+
+
+def judge(scan, timed_out, run):
+    """(status, reason) for a run whose part of the log SCAN read, the
+    gravest outcome first.  TIMED_OUT: the host stopped the guest during it."""
+    if scan.crash:
+        return CRASH, scan.crash
+    if timed_out:
+        # what the kernel said about it, e.g. the hung task and its stack
+        first = f'; first finding: {scan.findings[0][1]}' if scan.findings else ''
+        return TIMEOUT, 'the guest did not finish in time' + (
+            '' if scan.begun else ' (it never reached init)') + first
+    if not scan.begun:
+        return INFRA, 'the kernel did not boot to the test init'
+    if not scan.ended:
+        return CRASH, 'the guest stopped before the end of the run'
+    unseen = scan.expect(run.expect)
+    if scan.findings:
+        kinds = sorted({k for k, _, _ in scan.findings})
+        return FINDINGS, '%s: %s' % (', '.join(kinds), scan.findings[0][1])
+    bad = scan.bad_taint()
+    if bad:
+        return FINDINGS, f'kernel tainted {bad} (only O, E and N are expected)'
+    verdict = ktap.parse(ktap.compose(scan.ktap_lines(), run.plan))
+    if not verdict.ok:
+        return TEST_FAILURE, 'not ok: ' + ', '.join(verdict.failed[:5])
+    if unseen:
+        return TEST_FAILURE, 'expected finding not seen: ' + ', '.join(unseen)
+    return PASS, verdict.summary
+
+
+def document(scan, run, status, reason):
+    """The run's KTAP document.  A run cut short (crash, timeout) still gives
+    as many results as its plan: a parser reading it nested in another one
+    counts by plans, and would take the next results of the outer one for
+    these.  The first missing one says why ('#' would start a directive)."""
+    doc = ktap.compose(scan.ktap_lines(), run.plan)
+    done = sum(1 for line in doc if ktap.TOP_RESULT.match(line))
+    why = f'{OUTCOME[status]}: {reason}'.replace('#', '')
+    return doc + [f'not ok {n} no result' + (f' ({why})' if n == done + 1 else '')
+                  for n in range(done + 1, run.plan + 1)]
+
+
+def split(text):
+    """The console log of one boot cut at its runs' begin markers:
+    (the boot before the first run, {run number: its part})."""
+    boot, parts, cur = [], {}, None
+    for line in text.splitlines():
+        m = BEGIN.match(line.rstrip('\r'))
+        if m:
+            cur = int(m.group(1))
+            parts[cur] = []
+        (parts[cur] if cur is not None else boot).append(line)
+    return '\n'.join(boot), {n: '\n'.join(lines) for n, lines in parts.items()}
+
+
+def changed(scan):
+    """Whether a finished run left the kernel changed for the next one."""
+    taint = (scan.taint or 0) & ~logscan.TAINT_EXPECTED
+    return bool(scan.findings or scan.expected or scan.crash or taint)
+
+
+class Watch:
+    """A boot's console as it comes: milestones on stderr, and when to stop
+    the guest: a run over its time, a boot that never reaches the first run,
+    or a run that ended with the kernel changed (the rest go to a new boot).
+    After a run that left it fit, it tells the guest to go on."""
+
+    def __init__(self, runs, boot_timeout, named):
+        self.runs = runs
+        self.boot_timeout = boot_timeout
+        self.named = named
+        self.start = self.since = time.monotonic()
+        self.current = None
+        self.dirty = False
+        self.stop = None        # 'timeout' or 'changed'
+
+    def note(self, what):
+        prefix = f'run {self.runs[self.current - 1].name}: ' if self.named and self.current else ''
+        print(f'wqport test: [{time.monotonic() - self.start:.0f} s] {prefix}{what}',
+              file=sys.stderr, flush=True)
+
+    def __call__(self, line):
+        if line.startswith('wqport: boot'):
+            self.note('the kernel is up, the test init runs')
+        elif BEGIN.match(line):
+            self.current = int(BEGIN.match(line).group(1))
+            self.since = time.monotonic()
+            self.dirty = False
+        elif END.match(line):
+            self.current = None
+            self.since = time.monotonic()
+            if self.dirty:
+                self.stop = 'changed'
+            else:
+                return GO + '\n'       # the guest waits for it to go on
+        elif TAINTED.match(line):
+            if int(TAINTED.match(line).group(1)) & ~logscan.TAINT_EXPECTED:
+                self.dirty = True
+        elif re.match(r'^(not )?ok 0 ', line):
+            self.note(line.replace(' 0 ', ' ', 1))
+        elif 'Kernel panic' in line:
+            self.note(line.strip())
+        elif self.current and any(p.search(line) for _, p in logscan.FINDINGS):
+            self.dirty = True
+
+    def expired(self):
+        if self.stop:
+            return True
+        limit = self.runs[self.current - 1].timeout if self.current else self.boot_timeout
+        if time.monotonic() - self.since > limit:
+            self.stop = 'timeout'
+        return bool(self.stop)
+
+
+def run_all(image, runs, rundir, accel, append, boot_timeout, log=None):
+    """Do RUNS (a list of Run) in as few boots of IMAGE as their verdicts
+    allow; return one Outcome per run.  Raises InfraError when QEMU or the
+    initramfs cannot be had."""
+    cpio = initramfs.build(rundir, [(r.modules, r.script, r.files) for r in runs])
+    outcomes = {}
+    first, boot, retries = 1, 0, 0
+    while first <= len(runs):
+        boot += 1
+        path = log if log and boot == 1 else os.path.join(
+            rundir, 'console.log' if boot == 1 else f'console-{boot}.log')
+        if log and boot > 1:
+            path = f'{log}.{boot}'
+        watch = Watch(runs, boot_timeout, len(runs) > 1)
+        result = qemu.run(image, cpio, path, None, accel=accel,
+                          append=f'{append} wqport.first={first}'.strip(),
+                          progress=watch, watchdog=watch.expired)
+        with open(path, errors='replace') as f:
+            text = f.read()
+        _, parts = split(text)
+        parts = {n: p for n, p in parts.items() if first <= n <= len(runs)}
+        if not parts:
+            scan = logscan.Scan(text)
+            if scan.crash and retries < BOOT_RETRIES:
+                # Nothing of the test has run: QEMU's multi-threaded TCG can
+                # crash a kernel that patches its own text while booting.
+                retries += 1
+                print(f'wqport test: the kernel crashed while booting, before the first '
+                      f'run ({scan.crash}; console log: {path}); booting again',
+                      file=sys.stderr)
+                continue
+            status, reason = judge(scan, result.timed_out, runs[first - 1])
+            for n in range(first, len(runs) + 1):
+                outcomes[n] = Outcome(status, reason, document(scan, runs[n - 1], status, reason),
+                                      path)
+            break
+        retries = 0
+        nxt = max(parts) + 1
+        for n in sorted(parts):
+            scan = logscan.Scan(parts[n])
+            last = n == max(parts)
+            status, reason = judge(scan, last and result.timed_out and
+                                   watch.stop == 'timeout' and not scan.ended, runs[n - 1])
+            outcomes[n] = Outcome(status, reason, document(scan, runs[n - 1], status, reason),
+                                  path)
+            if not scan.ended or changed(scan):
+                nxt = n + 1
+                break
+        first = nxt
+    return [outcomes[n] for n in range(1, len(runs) + 1)]
