@@ -162,7 +162,7 @@ def build(directory, kernel='stock', shim=True, lint=False, out=None, quiet=Fals
     note = driver_kbuild(src, out, name, shim)
     if note and not quiet:
         print(f'wqport build: {directory}: {note}', file=sys.stderr)
-    cmd = ['make', '-C', kdir, f'M={out}']
+    cmd = ['make', '-C', kdir, f'M={out}', f'-j{os.cpu_count() or 1}']
     if shim:
         shim_dir = paths.shim_build(kernel)
         cmd += [f'KBUILD_EXTRA_SYMBOLS={shim_dir}/Module.symvers']
