@@ -1031,6 +1031,7 @@ def _stores_apart(raw, text, tq_names, rewrites, notes):
     stores = _stores(raw, text, tq_names)
     run = run_data()
     local = _tq_names(text)             # declared here, not in a header
+    defines = [(m.start(2), m.end(2)) for m in _DEFINE.finditer(text)]
     out = []
     for obj, ss in stores.items():
         rs = [x for x in ss if x["field"] == "routine"]
@@ -1053,12 +1054,24 @@ def _stores_apart(raw, text, tq_names, rewrites, notes):
             lo, hi = (a, b) if a["s"] < b["s"] else (b, a)
             return text[lo["e"]:hi["s"]]
 
-        paired, moves = set(), []
+        paired, moves, macro_ops = set(), [], []
         for r in rs:
             for d in ds:
                 if id(d) in paired:
                     continue
                 g = gap(r, d)
+                body = _define_at(defines, r["s"])
+                if body:
+                    lo, hi = (r, d) if r["s"] < d["s"] else (d, r)
+                    g = text[lo["e"]:_lv_start(text, hi["s"])]
+                if body and body == _define_at(defines, d["s"]) and \
+                        _BETWEEN_STORES.match(g.replace("\\\n", "\n")):
+                    # in a macro's body, where 02 cannot type the task:
+                    # the pair becomes INIT_TQUEUE() here, which 03 converts
+                    paired.add(id(d))
+                    r["paired"] = True
+                    macro_ops += _macro_pair(raw, r, d)
+                    break
                 if re.match(r"^\s*$", g):
                     paired.add(id(d))
                     r["paired"] = True
@@ -1070,7 +1083,7 @@ def _stores_apart(raw, text, tq_names, rewrites, notes):
                     break
         lone_r = [r for r in rs if not r.get("paired")]
         lone_d = [d for d in ds if id(d) not in paired]
-        ops = []
+        ops = macro_ops
         for r, d in moves:
             ops += _move_store(raw, r, d, d["value"])
         if lone_r or lone_d:
@@ -1158,6 +1171,48 @@ def _move_store(raw, r, d, value):
     if d["s"] < r["s"]:
         return [_delete_statement(raw, d["s"], d["e"]), (r["e"], r["e"], ins)]
     return [(r["e"], r["e"], ins), _delete_statement(raw, d["s"], d["e"])]
+
+
+_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)", re.M)
+
+
+def _define_at(defines, off):
+    """The (start, end) of the #define body holding off, or None."""
+    return next((d for d in defines if d[0] <= off < d[1]), None)
+
+
+def _lv_start(raw, s):
+    """Where the lvalue of a store that _stores() found at s begins: before
+    the parenthesised macro argument it starts with, as in (p)->tq."""
+    while s > 0 and raw[s - 1] == ")":
+        depth, j = 0, s - 1
+        while j >= 0:
+            depth += {")": 1, "(": -1}.get(raw[j], 0)
+            if depth == 0:
+                break
+            j -= 1
+        s = j
+        while s > 0 and (raw[s - 1].isalnum() or raw[s - 1] in "_.>-"):
+            s -= 1
+    return s
+
+
+def _macro_pair(raw, r, d):
+    """The edits that make a routine store R and a data store D of one task
+    in a macro's body (lines joined by backslashes) one INIT_TQUEUE() in
+    place of R: D's line goes, with its backslash, when it holds nothing
+    else."""
+    start = _lv_start(raw, r["s"])
+    task = raw[start:r["s"] + len(r["lv"])].strip()
+    edits = [(start, r["e"], "INIT_TQUEUE(&%s, %s, %s);" % (task, r["value"], d["value"]))]
+    ds = _lv_start(raw, d["s"])
+    a = raw.rfind("\n", 0, ds) + 1
+    b = raw.find("\n", d["e"])
+    if b > 0 and re.match(r"^\s*$", raw[a:ds]) and re.match(r"^\s*\\?\s*$", raw[d["e"]:b]):
+        edits.append((a, b + 1, ""))
+    else:
+        edits.append((ds, d["e"], ""))
+    return edits
 
 
 def _delete_statement(raw, s, e):
