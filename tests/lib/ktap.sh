@@ -37,7 +37,8 @@ ktap_nest() {
 
 # ktap_splice N PREFIX CMD...: run CMD, which prints a KTAP document of N
 # tests (wqport test --runs), and print its tests as the next N of this
-# document, each name after PREFIX; results it does not give are "not ok",
+# document, each name (in its result and its "# Subtest:" line, which
+# kunit.py's parser matches) after PREFIX; results it does not give are "not ok",
 # with its stderr as their diagnostics.  Returns CMD's status.
 ktap_splice() {
 	local want=$1 prefix=$2 rc errf out line got=0
@@ -55,6 +56,7 @@ ktap_splice() {
 			ktap_n=$((ktap_n + 1))
 			echo "${BASH_REMATCH[1]} $ktap_n $prefix${BASH_REMATCH[2]}"
 			;;
+		'    # Subtest: '*) echo "    # Subtest: $prefix${line#    # Subtest: }" ;;
 		*) echo "$line" ;;
 		esac
 	done <"$out"
