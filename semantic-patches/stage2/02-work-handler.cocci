@@ -990,3 +990,26 @@ position dcall.p;
 - A
 + NA
  )
+
+// A handler the file only declares (a prototype, an extern): its definition
+// is in another file, where this file's decision cannot reach.  decide()
+// is asked only for the handlers defined here, so these are said here.
+@finalize:python@
+@@
+import re as _re
+for file, fs in USES.items():
+    try:
+        with open(file, encoding='utf-8', errors='replace') as fh:
+            text = fh.read()
+    except (IOError, OSError):
+        continue
+    for f, uses in sorted(fs.items()):
+        if (file, f) in DECIDED or f in DEFS.get(file, {}):
+            continue
+        name = _re.escape(f)
+        proto = _re.search(r'\bvoid\s+%s\s*\([^;{)]*\)\s*;' % name, text)
+        body = _re.search(r'\b%s\s*\([^;{)]*\)\s*\{' % name, text)
+        if proto and not body:
+            for u in uses:
+                say(u['pos'], 'W105', '%s() is not defined in this file: convert it to '
+                    'void %s(struct work_struct *work) by hand' % (f, f))
