@@ -2,13 +2,13 @@
 # wqport guest /init: runs inside the QEMU guest from the test initramfs.
 # The initramfs holds one directory per run, /runs/1, /runs/2, ...: its
 # modules and files in modules/, its optional scenario script, and run.conf
-# (MODULES, the ones to load, wqcompat.ko first).  Runs are done in order
-# from the one the kernel command line names (wqport.first=N, default 1):
-# the host boots again from the next run after a crash, a timeout, or a run
-# that left the kernel changed.
+# (MODULES, the ones to load, wqcompat.ko first).  The runs are done in the
+# order the kernel command line lists them (wqport.runs=3,4,5; default:
+# all): the host boots again for the rest after a crash, a timeout, or a
+# run that left the kernel changed.
 #
 # Each run: /modules is its modules/, load the modules, run the scenario,
-# unload everything in reverse order, ask kmemleak (debug kernel).  Between
+# unload everything in reverse order.  Between
 # "wqport: begin N" and "wqport: end N" its KTAP: one top-level result per
 # load, per KUnit suite (printed by the kernel while the module loads), for
 # the scenario, and per unload.  Test numbers are 0 here: the host numbers
@@ -16,10 +16,11 @@
 # "wqport: tainted T" gives the taint flags the run added.
 #
 # After each run the guest waits for the host to type "wqport-go" on the
-# console (the host stops the guest instead when the run changed the
-# kernel).  A run that leaves a module loaded stops the boot ("wqport:
-# stop"): the host runs the rest in a fresh kernel.  Either way the guest
-# reports that it reached its end through QEMU's isa-debug-exit port.
+# console ("wqport-stop" when the run changed the kernel).  A run that
+# leaves a module loaded stops the boot too ("wqport: stop").  Then, on a
+# kernel with kmemleak, one check for all the runs of the boot, between
+# "wqport: kmemleak" and "wqport: kmemleak done", and the guest reports
+# that it reached its end through QEMU's isa-debug-exit port.
 /bin/busybox --install -s /bin
 export PATH=/bin
 mount -t proc proc /proc
@@ -65,10 +66,12 @@ run() {
 	rm -f /modules /scenario
 	ln -s "/runs/$1/modules" /modules
 	[ -x "/runs/$1/scenario" ] && ln -s "/runs/$1/scenario" /scenario
+	# shellcheck source=/dev/null
 	. "/runs/$1/run.conf"
 	before=$(cat /proc/sys/kernel/tainted)
 	modules > /tmp/modules.before
-	say "begin $1"
+	# the pid of a new task: the run's tasks are this one and after
+	say "begin $1 pid $(sh -c 'echo $$')"
 	loaded=
 	for m in $MODULES; do
 		insmod "/modules/$m"
@@ -86,37 +89,45 @@ run() {
 		rmmod "$mod"
 		result $? "unload $m.ko"
 	done
-	if [ -e /sys/kernel/debug/kmemleak ]; then
-		# kmemleak reports only objects older than 5 s that two scans
-		# found unreferenced: this wait is its ageing rule, not
-		# synchronisation.  "clear" keeps a leak out of the next run.
-		sleep 6
-		echo scan > /sys/kernel/debug/kmemleak
-		echo scan > /sys/kernel/debug/kmemleak
-		cat /sys/kernel/debug/kmemleak
-		echo clear > /sys/kernel/debug/kmemleak
-	fi
 	after=$(cat /proc/sys/kernel/tainted)
 	say "tainted $((after & ~before))"
 	say "end $1"
 	modules | cmp -s - /tmp/modules.before
 }
 
-say boot
-first=1
+# The kmemleak check of the runs of this boot (the debug kernel): kmemleak
+# reports only objects older than 5 s that two scans found unreferenced:
+# this wait is its ageing rule, not synchronisation.
+kmemleak() {
+	say kmemleak
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	echo scan > /sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak
+	say "kmemleak done"
+}
+
+leaks=
+[ ! -e /sys/kernel/debug/kmemleak ] || leaks=kmemleak
+say "boot${leaks:+ $leaks}"
+runs=
 for arg in $(cat /proc/cmdline); do
-	case $arg in wqport.first=*) first=${arg#wqport.first=} ;; esac
+	case $arg in wqport.runs=*) runs=$(echo "${arg#wqport.runs=}" | tr , ' ') ;; esac
 done
+[ -n "$runs" ] || runs=$(ls /runs | sort -n)
 stty -echo 2>/dev/null
-n=$first
-while [ -d "/runs/$n" ]; do
+# shellcheck disable=SC2086
+set -- $runs
+while [ $# -gt 0 ]; do
+	n=$1
+	shift
 	if ! run "$n"; then
 		say stop
 		break
 	fi
-	n=$((n + 1))
-	[ -d "/runs/$n" ] || break
+	[ $# -gt 0 ] || break
 	read -r answer || break
 	[ "$answer" = wqport-go ] || break
 done
+[ -z "$leaks" ] || kmemleak
 leave 16

@@ -23,11 +23,18 @@ OUTCOME = {PASS: 'pass', TEST_FAILURE: 'test failure', FINDINGS: 'kernel-log fin
 # booted again once (docs/testing.md).
 BOOT_RETRIES = 1
 
-BEGIN = re.compile(r'^wqport: begin (\d+)$')
+BEGIN = re.compile(r'^wqport: begin (\d+)(?: pid (\d+))?$')
+# A kmemleak report: the object, then the task that allocated it.
+LEAK = re.compile(r'^unreferenced object .*\n\s*comm "([^"]*)", pid (\d+)', re.M)
+# Kernel threads that outlive a run (a workqueue pool's workers, ...): an
+# object they allocated may be any run's.
+SHARED_THREAD = re.compile(r'^(kworker/|ksoftirqd/|swapper|rcu|kthreadd|migration/|cpuhp/|'
+                           r'irq/|kcompactd|kswapd|khungtaskd|oom_reaper|watchdog)')
 END = re.compile(r'^wqport: end (\d+)$')
 TAINTED = re.compile(r'^wqport: tainted (\d+)$')
-# What the host types on the console for the guest to begin its next run.
-GO = 'wqport-go'
+# What the host types on the console after each run: begin the next run,
+# or end the boot (after the kmemleak check, on the debug kernel).
+GO, STOP = 'wqport-go', 'wqport-stop'
 
 
 class Run:
@@ -98,16 +105,26 @@ def document(scan, run, status, reason):
 
 
 def split(text):
-    """The console log of one boot cut at its runs' begin markers:
-    (the boot before the first run, {run number: its part})."""
-    boot, parts, cur = [], {}, None
+    """The console log of one boot cut at its markers: (the boot before the
+    first run, {run number: its part}, the kmemleak check after the runs,
+    or None when the boot did not get to its end)."""
+    boot, parts, cur, leaks = [], {}, None, None
     for line in text.splitlines():
-        m = BEGIN.match(line.rstrip('\r'))
+        line = line.rstrip('\r')
+        m = BEGIN.match(line)
         if m:
             cur = int(m.group(1))
             parts[cur] = []
-        (parts[cur] if cur is not None else boot).append(line)
-    return '\n'.join(boot), {n: '\n'.join(lines) for n, lines in parts.items()}
+        elif line == 'wqport: kmemleak':
+            leaks = []
+            cur = None
+        if leaks is not None:
+            leaks.append(line)
+        else:
+            (parts[cur] if cur is not None else boot).append(line)
+    done = leaks is not None and 'wqport: kmemleak done' in leaks
+    return ('\n'.join(boot), {n: '\n'.join(lines) for n, lines in parts.items()},
+            '\n'.join(leaks) if done else None)
 
 
 def changed(scan):
@@ -117,10 +134,10 @@ def changed(scan):
 
 
 class Watch:
-    """A boot's console as it comes: milestones on stderr, and when to stop
-    the guest: a run over its time, a boot that never reaches the first run,
-    or a run that ended with the kernel changed (the rest go to a new boot).
-    After a run that left it fit, it tells the guest to go on."""
+    """A boot's console as it comes: milestones on stderr; what to tell the
+    guest after each run (go on, or stop after a run that changed the
+    kernel: the rest go to a new boot); when to kill it (a run over its
+    time, a boot that never reaches the first run)."""
 
     def __init__(self, runs, boot_timeout, named):
         self.runs = runs
@@ -129,7 +146,7 @@ class Watch:
         self.start = self.since = time.monotonic()
         self.current = None
         self.dirty = False
-        self.stop = None        # 'timeout' or 'changed'
+        self.stop = None        # 'timeout'
 
     def note(self, what):
         prefix = f'run {self.runs[self.current - 1].name}: ' if self.named and self.current else ''
@@ -146,10 +163,8 @@ class Watch:
         elif END.match(line):
             self.current = None
             self.since = time.monotonic()
-            if self.dirty:
-                self.stop = 'changed'
-            else:
-                return GO + '\n'       # the guest waits for it to go on
+            # the guest waits for the word to go on, or to stop
+            return (STOP if self.dirty else GO) + '\n'
         elif TAINTED.match(line):
             if int(TAINTED.match(line).group(1)) & ~logscan.TAINT_EXPECTED:
                 self.dirty = True
@@ -169,14 +184,47 @@ class Watch:
         return bool(self.stop)
 
 
+def leak_owners(leaks, parts):
+    """{run number: its kmemleak reports} for the reports of LEAKS (the
+    check after the runs of PARTS, {run number: its part of the log}), or
+    None when one cannot be told: the task that allocated the object came
+    before the runs or outlives them (a workqueue's worker).  A run's tasks
+    are the pids from its begin marker's to the next run's."""
+    starts = sorted((int(BEGIN.match(p.split('\n', 1)[0]).group(2) or 0), n)
+                    for n, p in parts.items())
+    blocks = re.split(r'(?m)^(?=unreferenced object )', leaks)
+    owners = {}
+    for block in blocks[1:]:
+        m = LEAK.match(block)
+        if len(parts) == 1:
+            n = starts[0][1]
+        elif not m or SHARED_THREAD.match(m.group(1)) or int(m.group(2)) < starts[0][0] \
+                or not starts[0][0]:
+            return None
+        else:
+            n = [n for pid, n in starts if pid <= int(m.group(2))][-1]
+        owners[n] = owners.get(n, 'wqport: kmemleak') + '\n' + block.rstrip('\n')
+    return owners
+
+
 def run_all(image, runs, rundir, accel, append, boot_timeout, log=None):
     """Do RUNS (a list of Run) in as few boots of IMAGE as their verdicts
     allow; return one Outcome per run.  Raises InfraError when QEMU or the
-    initramfs cannot be had."""
+    initramfs cannot be had.
+
+    Each boot does a group of runs, in order, and ends when the group is
+    done or a run changed the kernel (the rest go to the next boot), with
+    one kmemleak check (the debug kernel) for the runs it finished: a leak
+    it finds belongs to the run whose tasks allocated it (leak_owners()),
+    and when that cannot be told, each of them runs again alone.  The runs
+    of a boot cut short (a crash, a timeout) got no check: they run again,
+    after the rest."""
     cpio = initramfs.build(rundir, [(r.modules, r.script, r.files) for r in runs])
     outcomes = {}
-    first, boot, retries = 1, 0, 0
-    while first <= len(runs):
+    groups = [list(range(1, len(runs) + 1))]
+    boot, retries = 0, 0
+    while groups:
+        group = groups.pop(0)
         boot += 1
         path = log if log and boot == 1 else os.path.join(
             rundir, 'console.log' if boot == 1 else f'console-{boot}.log')
@@ -184,38 +232,60 @@ def run_all(image, runs, rundir, accel, append, boot_timeout, log=None):
             path = f'{log}.{boot}'
         watch = Watch(runs, boot_timeout, len(runs) > 1)
         result = qemu.run(image, cpio, path, None, accel=accel,
-                          append=f'{append} wqport.first={first}'.strip(),
+                          append=f'{append} wqport.runs={",".join(map(str, group))}'.strip(),
                           progress=watch, watchdog=watch.expired)
         with open(path, errors='replace') as f:
             text = f.read()
-        _, parts = split(text)
-        parts = {n: p for n, p in parts.items() if first <= n <= len(runs)}
+        _, parts, leaks = split(text)
+        parts = {n: p for n, p in parts.items() if n in group}
         if not parts:
             scan = logscan.Scan(text)
             if scan.crash and retries < BOOT_RETRIES:
                 # Nothing of the test has run: QEMU's multi-threaded TCG can
                 # crash a kernel that patches its own text while booting.
                 retries += 1
+                groups.insert(0, group)
                 print(f'wqport test: the kernel crashed while booting, before the first '
                       f'run ({scan.crash}; console log: {path}); booting again',
                       file=sys.stderr)
                 continue
-            status, reason = judge(scan, result.timed_out, runs[first - 1])
-            for n in range(first, len(runs) + 1):
+            status, reason = judge(scan, result.timed_out, runs[group[0] - 1])
+            for n in [n for g in [group] + groups for n in g]:
                 outcomes[n] = Outcome(status, reason, document(scan, runs[n - 1], status, reason),
                                       path)
             break
         retries = 0
-        nxt = max(parts) + 1
-        for n in sorted(parts):
+        done, cut, rest = [], None, []
+        for i, n in enumerate(group):
+            if n not in parts:
+                rest = group[i:]
+                break
             scan = logscan.Scan(parts[n])
-            last = n == max(parts)
-            status, reason = judge(scan, last and result.timed_out and
-                                   watch.stop == 'timeout' and not scan.ended, runs[n - 1])
+            if not scan.ended:
+                cut, rest = n, group[i + 1:]
+                break
+            done.append(n)
+            if changed(scan):
+                rest = group[i + 1:]
+                break
+        kmemleak = 'wqport: boot kmemleak' in text
+        recheck = []
+        if kmemleak and leaks is None and done and cut:
+            recheck, done = done, []    # the crash took their check: again
+        elif kmemleak and leaks and done:
+            owners = leak_owners(leaks, {n: parts[n] for n in done})
+            if owners is None:
+                groups[:0] = [[n] for n in done]   # whose leak? each alone
+                done = []
+            else:
+                for n, text in owners.items():
+                    parts[n] += '\n' + text
+        for n in done + ([cut] if cut else []):
+            scan = logscan.Scan(parts[n])
+            status, reason = judge(scan, n == cut and result.timed_out and
+                                   watch.stop == 'timeout', runs[n - 1])
             outcomes[n] = Outcome(status, reason, document(scan, runs[n - 1], status, reason),
                                   path)
-            if not scan.ended or changed(scan):
-                nxt = n + 1
-                break
-        first = nxt
+        if rest or recheck:
+            groups.insert(0, rest + recheck)
     return [outcomes[n] for n in range(1, len(runs) + 1)]
