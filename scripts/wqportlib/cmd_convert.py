@@ -75,7 +75,8 @@ def add_parser(sub):
                    help='leave items with these IDs out of the report and of the exit '
                    'status (the conversion is the same); `wqport explain ID` says what '
                    'an ID means')
-    p.add_argument('--jobs', type=int, default=1, metavar='N', help='convert N files at once')
+    p.add_argument('--jobs', type=int, default=os.cpu_count() or 1, metavar='N',
+                   help='convert N files at once (default: one per CPU)')
     p.add_argument('--force', action='store_true',
                    help='--in-place even in a git tree with uncommitted changes')
     p.add_argument('-I', '--include-dir', action='append', default=[], metavar='DIR',
