@@ -120,21 +120,20 @@ class Port:
                     (['--script', script] if script else []) + modules
                 f.write(' '.join(shlex.quote(w) for w in words) + '\n')
         res = sh([WQPORT, 'test', '--kernel', self.kernel, '--runs', listing])
-        blocks, block = {}, []
+        # each run's document: the lines up to its result line
+        docs, lines = {}, []
         for line in res.stdout.splitlines():
-            m = re.match(r'^(not )?ok \d+ (\S+)$', line)
+            m = re.match(r'^(?:not )?ok \d+ (\S+)$', line)
             if m:
-                blocks[m.group(2)] = ('\n'.join(block), not m.group(1))
-                block = []
+                docs[m.group(1)], lines = '\n'.join(lines), []
             else:
-                block.append(line)
+                lines.append(line)
         done = {}
         for v in todo:
             verdict = re.search(r'^wqport test: run ' + v + r': (.*)$', res.stderr, re.M)
             reason = verdict.group(1) if verdict else (res.stderr.strip().splitlines() or [''])[-1]
-            doc, _ = blocks.get(v, ('', False))
             outcome = reason.split(':')[0] if verdict else ''
-            done[v] = (STATUS.get(outcome, testrun.INFRA), doc, reason)
+            done[v] = (STATUS.get(outcome, testrun.INFRA), docs.get(v, ''), reason)
         return done
 
 

@@ -226,10 +226,10 @@ def run_all(image, runs, rundir, accel, append, boot_timeout, log=None):
     while groups:
         group = groups.pop(0)
         boot += 1
-        path = log if log and boot == 1 else os.path.join(
-            rundir, 'console.log' if boot == 1 else f'console-{boot}.log')
-        if log and boot > 1:
-            path = f'{log}.{boot}'
+        if log:
+            path = log if boot == 1 else f'{log}.{boot}'
+        else:
+            path = os.path.join(rundir, 'console.log' if boot == 1 else f'console-{boot}.log')
         watch = Watch(runs, boot_timeout, len(runs) > 1)
         result = qemu.run(image, cpio, path, None, accel=accel,
                           append=f'{append} wqport.runs={",".join(map(str, group))}'.strip(),
@@ -278,8 +278,8 @@ def run_all(image, runs, rundir, accel, append, boot_timeout, log=None):
                 groups[:0] = [[n] for n in done]   # whose leak? each alone
                 done = []
             else:
-                for n, text in owners.items():
-                    parts[n] += '\n' + text
+                for n, found in owners.items():
+                    parts[n] += '\n' + found
         for n in done + ([cut] if cut else []):
             scan = logscan.Scan(parts[n])
             status, reason = judge(scan, n == cut and result.timed_out and
