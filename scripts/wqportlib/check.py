@@ -10,6 +10,8 @@ failed), skipped; a suite whose command fails without a failed case counts one
 failure more.  Ends with one line per suite and the total line CI reads:
 `N passed, N failed, N skipped`, after the path of every failed case (CI
 keeps only the end of the output; the full documents stay in build/check).
+A whole `make check` also writes each suite's wall time to
+build/check/times (scripts/bench prints their sum beside its target).
 """
 import os
 import subprocess
@@ -80,11 +82,12 @@ def main(argv):
                 suites.append((words[0], words[1:]))
     outdir = os.path.join(paths.BUILD, 'check')
     os.makedirs(outdir, exist_ok=True)
-    rows, bad, total = [], [], [0, 0, 0]
+    rows, bad, total, times = [], [], [0, 0, 0], []
     for name, cmd in suites:
         if only and name not in only:
             continue
         p, f, s, secs, b = run_suite(name, cmd, outdir)
+        times.append(f'{name} {secs:.1f}\n')
         bad += b
         rows.append(f'{name}: {p} passed, {f} failed, {s} skipped ({secs:.0f} s)')
         print('check: ' + rows[-1], file=sys.stderr, flush=True)
@@ -95,4 +98,8 @@ def main(argv):
     for row in rows:
         print(row)
     print(f'{total[0]} passed, {total[1]} failed, {total[2]} skipped')
+    if not only and listing.endswith(os.path.join('tests', 'suites')):
+        # a whole make check: its suites' wall times, for scripts/bench
+        with open(os.path.join(outdir, 'times'), 'w') as f:
+            f.writelines(times)
     return 1 if total[1] else 0
