@@ -2,11 +2,11 @@
 """Runs of modules in one kernel under QEMU: as many runs per boot as the
 kernel stays fit for, each judged on its own part of the console log.
 
-A boot does the runs in order from the first not done.  The host boots a
-fresh kernel for the rest after a run that crashed the kernel, timed out,
-left a module loaded, or changed the kernel in a way a later run would
-inherit (any kernel-log finding, expected or not, any new taint but O and E:
-lockdep and KASAN report once, WARN_ONCE fires once).  So each run's verdict
+A boot does a group of runs in order.  The host boots a fresh kernel for
+the rest after a run that crashed the kernel, timed out, left a module
+loaded, or changed the kernel in a way a later run would inherit (any
+kernel-log finding, expected or not, any new taint but O, E and N: lockdep
+and KASAN report once, WARN_ONCE fires once).  So each run's verdict
 is the one it would get alone in its own boot."""
 import os
 import re
@@ -128,16 +128,18 @@ def split(text):
 
 
 def changed(scan):
-    """Whether a finished run left the kernel changed for the next one."""
+    """Whether a finished run (not judged yet: every finding still in
+    scan.findings) left the kernel changed for the next one."""
     taint = (scan.taint or 0) & ~logscan.TAINT_EXPECTED
-    return bool(scan.findings or scan.expected or scan.crash or taint)
+    return bool(scan.findings or scan.crash or taint)
 
 
 class Watch:
     """A boot's console as it comes: milestones on stderr; what to tell the
     guest after each run (go on, or stop after a run that changed the
-    kernel: the rest go to a new boot); when to kill it (a run over its
-    time, a boot that never reaches the first run)."""
+    kernel: the rest go to a new boot); when it has had its time (a run
+    over its timeout, a boot that never reaches the first run): QEMU then
+    kills it, the only reason it does."""
 
     def __init__(self, runs, boot_timeout, named):
         self.runs = runs
@@ -146,7 +148,6 @@ class Watch:
         self.start = self.since = time.monotonic()
         self.current = None
         self.dirty = False
-        self.stop = None        # 'timeout'
 
     def note(self, what):
         prefix = f'run {self.runs[self.current - 1].name}: ' if self.named and self.current else ''
@@ -156,8 +157,8 @@ class Watch:
     def __call__(self, line):
         if line.startswith('wqport: boot'):
             self.note('the kernel is up, the test init runs')
-        elif BEGIN.match(line):
-            self.current = int(BEGIN.match(line).group(1))
+        elif m := BEGIN.match(line):
+            self.current = int(m.group(1))
             self.since = time.monotonic()
             self.dirty = False
         elif END.match(line):
@@ -165,8 +166,8 @@ class Watch:
             self.since = time.monotonic()
             # the guest waits for the word to go on, or to stop
             return (STOP if self.dirty else GO) + '\n'
-        elif TAINTED.match(line):
-            if int(TAINTED.match(line).group(1)) & ~logscan.TAINT_EXPECTED:
+        elif m := TAINTED.match(line):
+            if int(m.group(1)) & ~logscan.TAINT_EXPECTED:
                 self.dirty = True
         elif re.match(r'^(not )?ok 0 ', line):
             self.note(line.replace(' 0 ', ' ', 1))
@@ -176,12 +177,8 @@ class Watch:
             self.dirty = True
 
     def expired(self):
-        if self.stop:
-            return True
         limit = self.runs[self.current - 1].timeout if self.current else self.boot_timeout
-        if time.monotonic() - self.since > limit:
-            self.stop = 'timeout'
-        return bool(self.stop)
+        return time.monotonic() - self.since > limit
 
 
 def leak_owners(leaks, parts):
@@ -282,8 +279,7 @@ def run_all(image, runs, rundir, accel, append, boot_timeout, log=None):
                     parts[n] += '\n' + found
         for n in done + ([cut] if cut else []):
             scan = logscan.Scan(parts[n])
-            status, reason = judge(scan, n == cut and result.timed_out and
-                                   watch.stop == 'timeout', runs[n - 1])
+            status, reason = judge(scan, n == cut and result.timed_out, runs[n - 1])
             outcomes[n] = Outcome(status, reason, document(scan, runs[n - 1], status, reason),
                                   path)
         if rest or recheck:
