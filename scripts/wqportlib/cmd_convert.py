@@ -193,9 +193,11 @@ def unparsed_regions(path):
     return wqport_tq._unparsed(path, text), text.split('\n')
 
 
-def apply_stage(stage, mode, src):
+def apply_stage(stage, mode, src, only=None):
     cmd = [os.path.join(paths.TOP, 'semantic-patches', 'apply-stage'),
            os.path.join(paths.TOP, 'semantic-patches', stage), '--mode', mode]
+    if only:
+        cmd += ['--only', only]
     if mode == 'patch':
         cmd.append('--in-place')
     res = subprocess.run(cmd + ['--', src.work], stdout=subprocess.PIPE,
@@ -483,7 +485,7 @@ def facts_pass(src):
     env = dict(src.env, WQPORT_FACTS=out)
     old, src.env = src.env, env
     try:
-        apply_stage('stage2', 'report', src)
+        apply_stage('stage2', 'report', src, only='01-delayed-work.cocci')
     finally:
         src.env = old
     try:
