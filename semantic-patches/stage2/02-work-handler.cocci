@@ -20,14 +20,24 @@
 ///    (2.4's atari_NCR5380.c: `routine: (void (*)(void *))NCR5380_main`):
 ///    it gets the work parameter and ignores it, and its direct calls f()
 ///    pass NULL, as the kernel itself converted NCR5380_main().
+///  - the data was something else (a back-pointer, a member) and the item
+///    is a field of a struct (or typedef of one) defined in this file, set
+///    up by INIT_WORK(&E->w, f, D); statements: the struct gets a field
+///    `void *w_data;` after the item, each such INIT_WORK/PREPARE_WORK sets
+///    it first (E->w_data = D;, where and when 2.6 stored D in the item),
+///    and the handler reads it back: PT data = container_of(work, T,
+///    w)->w_data; (as the 2.6.20 humans added priv->port to keyspan_pda).
+///    A handler that never reads its data just loses it.
 /// The data argument, and any cast on the function (one, or two as in
 /// 2.6.9's tlan.c: `(void *)(void *)f`), then goes from the INIT_WORK/
 /// DECLARE_WORK/PREPARE_WORK calls; prototypes follow; direct calls f(p)
 /// become f(&p->w) (f(&w.work) for delayed work).
 ///
 /// Everything else is left alone and reported with what the maintainer must
-/// add: data that is not the container (a back-pointer, a member, per-item or
-/// per-call data), work items that are array elements with separate data,
+/// add: data that is not the container where the rule above cannot add the
+/// field (a struct defined in a header, an item nested in an inner struct
+/// or union, an item initialised inside an expression), work items that are
+/// array elements with separate data,
 /// one handler shared by different items,
 /// handlers not defined in the file or used other than as a work handler,
 /// direct calls that pass something else.
@@ -65,6 +75,8 @@ KNOWN = {}      # file -> set of (line, col) occurrences explained above
 DECIDED = {}    # (file, handler) -> decision dict
 REPORTED = set()
 COLLIDE = set()  # (file, handler) whose body already uses the name work
+STMT = {}       # file -> set of (line, col) of INIT/PREPARE uses that are statements
+TEXT = {}       # file -> its text as this patch reads it
 
 def norm(s):
     return re.sub(r'\s+', '', s)
@@ -117,6 +129,67 @@ def split_item(w):
             out.append((e, sep, fld))
     return out
 
+def file_text(file):
+    if file not in TEXT:
+        try:
+            with open(file, encoding='utf-8', errors='replace') as fh:
+                TEXT[file] = fh.read()
+        except (IOError, OSError):
+            TEXT[file] = ''
+    return TEXT[file]
+
+def strip_comments(text):
+    return re.sub(r'/\*.*?\*/|//[^\n]*', ' ', text, flags=re.S)
+
+def braced(text, start):
+    """text from start (just after a '{') to its closing brace, or None."""
+    i, depth = start, 1
+    while i < len(text) and depth:
+        depth += {'{': 1, '}': -1}.get(text[i], 0)
+        i += 1
+    return text[start:i - 1] if depth == 0 else None
+
+def struct_def(text, t):
+    """Where type t (`struct tag` or a typedef name) is defined in text:
+    (tag, typedef name, its own members: nested structs and unions and
+    comments left out), tag or typedef name None; None if not defined there
+    or defined more than once."""
+    text = strip_comments(text)
+    m = re.match(r'^struct\s+(\w+)$', t.strip())
+    if m:
+        found = [(m.group(1), None, x.end()) for x in
+                 re.finditer(r'\bstruct\s+%s\s*\{' % re.escape(m.group(1)), text)]
+    else:
+        found = []
+        for x in re.finditer(r'\btypedef\s+struct\s*(\w*)\s*\{', text):
+            body = braced(text, x.end())
+            end = x.end() + len(body) + 1 if body is not None else 0
+            if body is not None and re.match(r'\s*%s\s*;' % re.escape(t.strip()), text[end:]):
+                found.append((x.group(1) or None, None if x.group(1) else t.strip(),
+                              x.end()))
+    if len(found) != 1:
+        return None
+    tag, tname, start = found[0]
+    body = braced(text, start)
+    if body is None:
+        return None
+    while True:
+        inner = re.sub(r'\{[^{}]*\}', '', body)
+        if inner == body:
+            return tag, tname, body
+        body = inner
+
+def backptr_item(W):
+    """&E->fld / &E.fld with fld one identifier and E free of side effects:
+    (E, sep, fld), else None."""
+    splits = [x for x in split_item(W) if re.match(r'^\w+$', x[2])]
+    if not splits:
+        return None
+    e, sep, fld = splits[-1]
+    if not re.match(r'^\w+(?:\[\w+\])*(?:(?:->|\.)\w+(?:\[\w+\])*)*$', e):
+        return None
+    return (e, sep, fld)
+
 def classify(f, u):
     """Kind of one use: ('container', E, fld, sep) / ('global', g) / ('null',)
     / ('other', reason, its ID)."""
@@ -165,6 +238,9 @@ def is_null(f):
 
 def is_const(f):
     return kind_of(f) == 'const'
+
+def is_backptr(f):
+    return kind_of(f) == 'backptr'
 
 def is_unread(f):
     # a container handler that never reads its data: only the signature
@@ -222,8 +298,27 @@ def decide(file, f):
         return kind
     kinds = [(u, classify(f, u)) for u in uses]
     bad = [(u, k) for u, k in kinds if k[0] == 'other']
+    reads = f in READS.get(file, set())
+    if bad and not reads and all(k[2] in ('W106', 'W107') for u, k in bad):
+        # the handler never reads its data: whatever it was, it goes
+        kind = dict(kind='null', item=kinds[0][0]['W'],
+                    delayed='DELAYED' in kinds[0][0]['macro'])
+        if len(set(u['W'] for u, k in kinds)) != 1:
+            kind['item'] = None
+        kind = checked(file, f, df, kind)
+        DECIDED[(file, f)] = kind
+        return kind
+    why = None
+    if bad and len(bad) == len(kinds):
+        kind = backptr(file, f, df, kinds)
+        if isinstance(kind, dict):
+            kind = checked(file, f, df, kind)
+            DECIDED[(file, f)] = kind
+            return kind
+        why = kind
     for u, k in bad:
-        say(u['pos'], k[2], k[1])
+        say(u['pos'], k[2], k[1] + (' (not done here: %s)' % why
+                                     if why and k[2] == 'W107' else ''))
     if bad:
         DECIDED[(file, f)] = None
         return None
@@ -231,7 +326,6 @@ def decide(file, f):
     globs = [(u, k) for u, k in kinds if k[0] == 'global']
     consts = [(u, k) for u, k in kinds if k[0] == 'const']
     nulls = [(u, k) for u, k in kinds if k[0] == 'null']
-    reads = f in READS.get(file, set())
     values = set('NULL' if k[0] == 'null' else norm(k[1]) for u, k in nulls + consts)
     kind = None
     if (nulls or consts) and not conts and not globs and reads and len(values) == 1:
@@ -323,6 +417,40 @@ def decide(file, f):
     DECIDED[(file, f)] = kind
     return kind
 
+def backptr(file, f, df, kinds):
+    """Decision for handler f whose every item gets data that is not its
+    container (kinds: its uses, all 'other'): dict(kind='backptr', ...) when
+    the data can move into a new field beside the item, else a string: why
+    not."""
+    if not norm(df['ptype']).endswith('*'):
+        return 'its parameter is not a pointer'
+    items = set()
+    for u, k in kinds:
+        it = backptr_item(u['W'])
+        t = ETYPE.get(file, {}).get(key(u['pos']))
+        if it is None or u['macro'].startswith('DECLARE'):
+            return 'the item is not a field of a structure'
+        if key(u['pos']) not in STMT.get(file, set()):
+            return '%s is not a statement of its own' % u['macro']
+        if not t:
+            return 'the type of %s is not known here' % it[0]
+        items.add((' '.join(t.split()), it[2], 'DELAYED' in u['macro']))
+    if len(items) != 1:
+        return '%s() serves several items' % f
+    t, fld, delayed = items.pop()
+    text = file_text(file)
+    sd = struct_def(text, t)
+    nf = fld + '_data'
+    if sd is None:
+        return '%s is not defined in this file' % t
+    tag, tname, body = sd
+    if not re.search(r'(?:^|[;{}])\s*(?:#[^\n]*\n\s*)*struct\s+(?:work_struct|delayed_work)'
+                     r'\s+%s\s*;' % re.escape(fld), body):
+        return '%s declares %s only nested or beside another member' % (t, fld)
+    if re.search(r'\b%s\b' % re.escape(nf), text):
+        return 'the name %s is taken' % nf
+    return dict(kind='backptr', S=tag, TT=tname, T=t, fld=fld, nf=nf, delayed=delayed)
+
 def checked(file, f, df, kind):
     """@kind, or None (reported) if the new parameter would shadow a name
     the body uses, or f has uses that the conversion would not fix."""
@@ -340,11 +468,13 @@ def checked(file, f, df, kind):
                 'convert this use by hand' % f)
             kind = None
     if kind is not None:
-        for p, a in CALLS.get(file, {}).get(f, []):
-            if call_arg(kind, a) is None:
-                say(p, 'W117', 'direct call %s(%s): pass the work item instead of '
-                    'the old data' % (f, a))
-                kind = None
+        bad = [(p, a) for p, a in CALLS.get(file, {}).get(f, [])
+               if call_arg(kind, a) is None]
+        for p, a in bad:
+            say(p, 'W117', 'direct call %s(%s): pass the work item instead of '
+                'the old data' % (f, a))
+        if bad:
+            kind = None
     return kind
 
 def item_addr(kind, item):
@@ -360,7 +490,12 @@ def call_arg(kind, a):
         return 'NULL' if a == '' else None
     if kind['kind'] == 'container':
         if kind['sep'] == '->':
-            w = '&%s->%s' % (a if re.match(r'^[\w.>-]+$', a) else '(' + a + ')',
+            # anything but a name or a member chain may be a void * (the
+            # old parameter's type: netdev_priv(dev)): cast it to the
+            # container's pointer before ->
+            w = '&%s->%s' % (a if re.match(r'^[\w.>-]+$', a) else
+                             '((%s *)%s)' % (kind['T'], a if re.match(r'^[\w.>-]*\(.*\)$', a)
+                                             else '(' + a + ')'),
                              kind['fld'])
         elif a.startswith('&'):
             w = '&%s.%s' % (a[1:], kind['fld'])
@@ -439,6 +574,19 @@ pf << ini.pf;
 tbl(USES, p[0].file, {}).setdefault(f, []).append(
     dict(macro=i, W=norm(W), D=norm(D), pos=p[0]))
 known(pf[0])
+
+// the uses that are statements of their own: a back-pointer's store can
+// go before them (backptr())
+@ist@
+identifier ini.i;
+position ini.p;
+@@
+i@p(...);
+
+@script:python@
+p << ini.p;
+@@
+tbl(STMT, p[0].file, set()).add(key(p[0]))
 
 @dec@
 declarer name DECLARE_WORK;
@@ -721,6 +869,25 @@ V;
 @@
 coccinelle.V = cocci.make_expr(decide(CURFILE[0], f)['value'])
 
+@hb@
+identifier f : script:python() { is_backptr(f) };
+identifier data;
+type PT;
+@@
+void f(PT data) { ... }
+
+@script:python okb@
+f << hb.f;
+fld;
+NF;
+V;
+@@
+k = decide(CURFILE[0], f)
+coccinelle.fld = cocci.make_ident(k['fld'])
+coccinelle.NF = cocci.make_ident(k['nf'])
+coccinelle.V = cocci.make_expr('container_of(%s, %s, %s)->%s' % (
+    'to_delayed_work(work)' if k['delayed'] else 'work', k['T'], k['fld'], k['nf']))
+
 @hg@
 identifier f : script:python() { is_global(f) };
 identifier data;
@@ -840,6 +1007,132 @@ expression okk.V;
  ...
  }
 
+// data kept beside the item: the struct gets the field, the handler reads it
+@script:python okbs@
+f << hb.f;
+S;
+@@
+# (not include_match(False): that would drop hb's environment for b0/b1;
+# a name no struct has matches nothing)
+k = decide(CURFILE[0], f)
+coccinelle.S = cocci.make_ident(k['S'] or '__wqport_untagged')
+
+@depends on patch@
+identifier okbs.S, okb.fld, okb.NF;
+type WT;
+@@
+ struct S {
+ ...
+ WT fld;
++ void *NF;
+ ...
+ };
+
+@script:python okbt@
+f << hb.f;
+TT;
+@@
+k = decide(CURFILE[0], f)
+coccinelle.TT = cocci.make_type(k['TT'] or '__wqport_tagged')
+
+@depends on patch@
+type okbt.TT, WT;
+identifier okb.fld, okb.NF;
+@@
+ typedef struct {
+ ...
+ WT fld;
++ void *NF;
+ ...
+ } TT;
+
+@b0 depends on patch@
+identifier hb.f, hb.data, x;
+type hb.PT, T3;
+expression okb.V;
+@@
+ void f(
+- PT data
++ struct work_struct *work
+ ) {
+ ... when != data
+(
+- T3 *x = data;
++ T3 *x = V;
+|
+- T3 *x = (T3 *)data;
++ T3 *x = V;
+)
+ <...
+- data
++ x
+ ...>
+ }
+
+@b1 depends on patch@
+identifier hb.f, hb.data;
+type hb.PT;
+expression okb.V;
+@@
+ void f(
+- PT data
++ struct work_struct *work
+ ) {
++ PT data = V;
+ ...
+ }
+
+@bu depends on patch@
+identifier F : script:python() { is_backptr(F) };
+identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
+expression W, D;
+position p;
+type CT, CT2;
+@@
+(
+i@p(W, F, D);
+|
+i@p(W, (CT)F, D);
+|
+i@p(W, (CT)(CT2)F, D);
+)
+
+@script:python bus@
+F << bu.F;
+W << bu.W;
+A;
+@@
+k = decide(CURFILE[0], F)
+e, sep, fld = backptr_item(norm(W))
+coccinelle.A = cocci.make_expr('%s%s%s' % (e, sep, k['nf']))
+
+@depends on patch@
+identifier bu.F, bu.i;
+expression bu.W, bu.D, bus.A;
+position bu.p;
+type CT, CT2;
+@@
+(
++ A = D;
+ i@p(W, F
+- , D
+ );
+|
++ A = D;
+ i@p(W,
+- (CT)
+  F
+- , D
+ );
+|
++ A = D;
+ i@p(W,
+- (CT)(CT2)
+  F
+- , D
+ );
+)
+
 @n1 depends on patch@
 identifier f : script:python() { is_null(f) or is_unread(f) };
 identifier data;
@@ -887,7 +1180,7 @@ identifier f : script:python() { is_noarg(f) };
 
 // the data argument and the casts on the function go
 @depends on patch@
-identifier F : script:python() { is_ok(F) };
+identifier F : script:python() { is_ok(F) and not is_backptr(F) };
 identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
 expression W, D;
 type CT, CT2;

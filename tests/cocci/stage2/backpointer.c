@@ -1,5 +1,6 @@
-/* Rule 4, reported: the data is a back-pointer, not the container
- * (as keyspan_pda: the human added priv->port).  Left alone. */
+/* Rule 4: the data is a back-pointer, not the container (as keyspan_pda,
+ * where the 2.6.20 human added priv->port): the struct, defined here, gets
+ * a field beside the item, set where the item was initialised. */
 #include <linux/workqueue.h>
 
 struct port;

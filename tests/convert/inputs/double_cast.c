@@ -9,6 +9,7 @@ struct tlan_priv {
 
 static void tlan_tx_timeout(struct net_device *dev)
 {
+	tlan_reset_adapter(dev);
 }
 
 void tlan_setup(struct tlan_priv *priv, struct net_device *dev)
