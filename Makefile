@@ -52,6 +52,7 @@ debug-kernel:
 lint:
 	$(DEPS)
 	tests/lint 6.1 6.12 debug
+	tests/style
 
 check:
 	$(DEPS)

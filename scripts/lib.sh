@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Shared helpers for wqport's shell scripts.  Source it; it defines functions only.
 #

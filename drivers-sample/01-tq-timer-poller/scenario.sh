@@ -16,9 +16,9 @@ fail=0
 [ -d $D ] || { echo "no $D"; echo "not ok 1 01-tq-timer-poller"; exit 1; }
 [ "$(cat $D/state)" = idle ] || fail=1
 echo "start 5" > $D/ctl || fail=1
-wait_state done || fail=1
+wait_state "done" || fail=1
 echo "start 3" > $D/ctl || fail=1
-wait_state done || fail=1
+wait_state "done" || fail=1
 sed 's/^/log: /' $D/log
 if [ $fail -eq 0 ]; then echo "ok 1 01-tq-timer-poller"; else echo "not ok 1 01-tq-timer-poller"; fi
 exit $fail

@@ -15,9 +15,9 @@ echo "1..1"
 fail=0
 [ -d $D ] || { echo "no $D"; echo "not ok 1 03-tq-immediate"; exit 1; }
 echo "send hello, world" > $D/ctl || fail=1
-wait_state done || fail=1
+wait_state "done" || fail=1
 printf 'send first line\nsecond line\nthird' > $D/ctl || fail=1
-wait_state done || fail=1
+wait_state "done" || fail=1
 sed 's/^/log: /' $D/log
 if [ $fail -eq 0 ]; then echo "ok 1 03-tq-immediate"; else echo "not ok 1 03-tq-immediate"; fi
 exit $fail

@@ -16,10 +16,10 @@ echo "1..1"
 fail=0
 [ -d $D ] || { echo "no $D"; echo "not ok 1 05-custom-bh"; exit 1; }
 echo "send ttyS0:hello,world ttyS1:the_quick_brown_fox_jumps" > $D/ctl || fail=1
-wait_state done || fail=1
+wait_state "done" || fail=1
 echo report > $D/ctl || fail=1
 echo "send abc 0123456789" > $D/ctl || fail=1
-wait_state done || fail=1
+wait_state "done" || fail=1
 echo report > $D/ctl || fail=1
 sed 's/^/log: /' $D/log
 if [ $fail -eq 0 ]; then echo "ok 1 05-custom-bh"; else echo "not ok 1 05-custom-bh"; fi

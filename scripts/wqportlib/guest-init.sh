@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # wqport guest /init: runs inside the QEMU guest from the test initramfs.
 # The initramfs holds one directory per run, /runs/1, /runs/2, ...: its
 # modules and files in modules/, its optional scenario script, and run.conf

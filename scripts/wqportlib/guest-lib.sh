@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # /lib/wqport.sh in every test initramfs: helpers for scenario scripts
 # (busybox sh).  A scenario sources it: . /lib/wqport.sh
 #

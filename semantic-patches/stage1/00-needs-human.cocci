@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// Uses of the 2.4 task-queue family that stage 1 leaves to a human.
 ///
 /// Reports, with file, line and reason, every use stage 1 cannot convert

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// Static initializers of struct tq_struct become DECLARE_WORK().
 ///
 /// 2.5.41 replaced task queues by workqueues; a task initialised at compile

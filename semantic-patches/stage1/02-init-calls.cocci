@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// INIT_TQUEUE/PREPARE_TQUEUE and field stores become INIT_WORK/PREPARE_WORK.
 ///
 /// The 2.5.41 conversions (drivers/net/plip.c, drivers/usb/class/cdc-acm.c,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// Queueing, running and flushing tasks become the 2.6 workqueue calls.
 ///
 /// As in the 2.5.41 conversions (drivers/net/plip.c, drivers/scsi/ppa.c,

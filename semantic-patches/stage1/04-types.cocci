@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// struct tq_struct becomes struct work_struct wherever it is declared.
 ///
 /// Struct fields, arrays, globals, locals, pointers, parameters, casts,

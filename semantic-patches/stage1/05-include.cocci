@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// <linux/tqueue.h> becomes <linux/workqueue.h>.
 ///
 /// Only once the file's task queues are converted (a blocked file keeps its

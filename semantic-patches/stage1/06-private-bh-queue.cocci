@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// A private task queue run by the driver's own bottom half becomes one work
 /// item per task, queued with schedule_work().
 ///

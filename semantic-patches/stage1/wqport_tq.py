@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # wqport_tq.py: what stage 1's semantic patches cannot see with SmPL alone.
 #
 # Imported by every semantic-patches/stage1/*.cocci (their @initialize:python@

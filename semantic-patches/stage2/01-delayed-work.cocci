@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// Delayed work items become struct delayed_work.
 ///
 /// Before 2.6.20 one struct work_struct served both queue_work() and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// Work handlers: the 2.6.20 work_struct conversion.
 ///
 /// Before 2.6.20 a work item carried a data pointer that its handler got as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// The data field of struct work_struct is gone: direct calls and stores.
 ///
 /// Pre-2.6.20 code sometimes ran a work item by hand, w.func(w.data), or

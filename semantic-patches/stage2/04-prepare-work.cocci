@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// PREPARE_WORK is gone (3.15): INIT_WORK where the item cannot be queued.
 ///
 /// PREPARE_WORK changed only the handler of an item; it was removed in 3.15

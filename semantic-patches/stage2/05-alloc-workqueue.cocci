@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// create_workqueue/create_singlethread_workqueue -> alloc_workqueue/
 /// alloc_ordered_workqueue.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// cancel_rearming_delayed_work* and cancel-then-flush pairs ->
 /// cancel_delayed_work_sync.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /// flush_scheduled_work() -> flushing the driver's own work items.
 ///
 /// flush_scheduled_work() waits for everything on the shared system workqueue;

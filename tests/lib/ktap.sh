@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # KTAP helpers for the test suites' shell drivers.  Source it.
 #

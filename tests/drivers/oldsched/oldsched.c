@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * oldsched.c: a 2.4-style demo driver for `wqport build`: a task scheduled
  * on keventd, a header beside it, a read() that copies to a user pointer

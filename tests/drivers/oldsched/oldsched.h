@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* oldsched.h: the driver's own header, beside its sources, as 2.4 had them. */
 #ifndef OLDSCHED_H
 #define OLDSCHED_H

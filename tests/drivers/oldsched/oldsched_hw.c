@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* oldsched_hw.c: the "hardware" half of the demo driver. */
 #include <linux/kernel.h>
 #include <linux/string.h>
