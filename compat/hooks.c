@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compat/hooks.c: the test build's delay points (compat/wqcompat_hooks.h).
+ * The test build's delay points (compat/wqcompat_hooks.h).
  * Linked into wqcompat.ko only when it is built with WQCOMPAT_TEST_HOOKS=1.
  */
 #include <linux/delay.h>

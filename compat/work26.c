@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compat/work26.c: legacy (2.6.0-2.6.19) work items on modern workqueues:
+ * Legacy (2.6.0-2.6.19) work items on modern workqueues:
  * INIT_WORK, PREPARE_WORK, queueing, running, cancelling, flushing.
  *
  * Theory
@@ -66,6 +66,10 @@ w26_get(struct work_struct *work, struct module *owner)
 {
 	struct wqcompat_work26_rec *rec;
 
+	/*
+	 * Pairs with the release of ->func in w26_bind(): a trampoline seen
+	 * here comes with the link it published in ->entry.next.
+	 */
 	if (likely(smp_load_acquire(&work->func) == wqcompat_work_trampoline)) {
 		rec = wqcompat_w26_rec_of(work);
 		if (likely(rec))
@@ -77,6 +81,7 @@ w26_get(struct work_struct *work, struct module *owner)
 /* The record of a bound legacy item, or NULL; never binds. */
 static struct wqcompat_work26_rec *w26_find(struct work_struct *work)
 {
+	/* Pairs with the release of ->func in w26_bind(), as in w26_get(). */
 	if (smp_load_acquire(&work->func) != wqcompat_work_trampoline)
 		return NULL;
 	return wqcompat_w26_rec_of(work) ?: w26_lookup(work, W26_LEGACY);
@@ -168,6 +173,10 @@ void wqcompat_prepare_work(struct work_struct *work, void (*func)(void *data),
 			   void *data)
 {
 	struct wqcompat_work26_rec *rec;
+	/*
+	 * Pairs with the releases of ->func in w26_bind() and below: the
+	 * link, or the handler and data of an unbound item, come with it.
+	 */
 	work_func_t fn = smp_load_acquire(&work->func);
 
 	if (fn == wqcompat_work_trampoline) {
@@ -189,6 +198,10 @@ void wqcompat_prepare_work(struct work_struct *work, void (*func)(void *data),
 	}
 	WRITE_ONCE(work->entry.next, (struct list_head *)func);
 	WRITE_ONCE(work->entry.prev, (struct list_head *)data);
+	/*
+	 * Publishes the handler and data above: pairs with the acquire of
+	 * ->func when the item is bound at its first queueing.
+	 */
 	smp_store_release(&work->func, wqcompat_work_unbound);
 }
 EXPORT_SYMBOL_GPL(wqcompat_prepare_work);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compat/work26_going.c: a module that used the 2.6 layer goes away.
+ * A module that used the 2.6 layer goes away.
  *
  * At MODULE_STATE_GOING the module's exit has run and its memory is still
  * there.  Whatever of it the layer holds must be stopped now: a shadow

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compat/work26_plain.c: a 2.6 delayed call on a modern work_struct.
+ * A 2.6 delayed call on a modern work_struct.
  *
  * A half-converted driver may initialise an item with the 2-argument
  * INIT_WORK and still queue it with the 2.6 queue_delayed_work(wq, w, d).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compat/work26_pool.c: where 2.6 work records come from, how an item is
+ * Where 2.6 work records come from, how an item is
  * bound to one, and how records of items that are gone come back.
  *
  * Theory
@@ -67,9 +67,8 @@
 #include "wqcompat_kapi.h"
 #include "work26_rec.h"
 
-#define W26_NOWAIT_CHUNK 128		/* records added by a caller that
-					 * may not sleep (GFP_NOWAIT): one
-					 * order-3 allocation */
+/* records added by a caller that may not sleep (GFP_NOWAIT): one order-3 allocation */
+#define W26_NOWAIT_CHUNK 128
 #define W26_MAX_CHUNK	65536		/* records in the largest chunk */
 
 static unsigned int work26_reserve = 256;
@@ -232,6 +231,11 @@ static int w26_add_chunk(unsigned int nr, gfp_t gfp)
 	}
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
+	/*
+	 * Publishes the chunk with its count and fresh records: the lockless
+	 * wqcompat_w26_link_rec() reads the slot with READ_ONCE() and depends
+	 * on that load for everything after it (address dependency).
+	 */
 	smp_store_release(&wqcompat_w26_chunks[slot], chunk);
 	for (i = nr; i-- > 0;)
 		w26_push_free(&chunk->recs[i]);

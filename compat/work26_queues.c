@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * compat/work26_queues.c: the 2.6 queues around legacy work items.
+ * The 2.6 queues around legacy work items.
  *
  * 2.6's "events" queue (keventd, one thread per CPU) becomes
  * wqcompat_events_wq, a per-CPU workqueue that wqcompat.ko owns:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compat/wqcompat_hooks.h: delay points that widen race windows, for the
+ * Delay points that widen race windows, for the
  * tests that prove each race closed.  Compiled in only when wqcompat.ko is
  * built with WQCOMPAT_TEST_HOOKS=1 (tests/kunit); in every other build
  * wqcompat_test_delay() is an empty inline.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compat/wqcompat_kapi.h: the kernel APIs wqcompat.ko uses that changed
+ * The kernel APIs wqcompat.ko uses that changed
  * after 6.1, under their newest names, in the style of Linux backports'
  * backport-include: the shim's files call the new name, and on a kernel
  * that predates it this header maps it onto the old one.  One place to
