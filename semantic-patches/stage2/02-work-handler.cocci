@@ -28,7 +28,9 @@
 ///    it first (E->w_data = D;, where and when 2.6 stored D in the item),
 ///    and the handler reads it back: PT data = container_of(work, T,
 ///    w)->w_data; (as the 2.6.20 humans added priv->port to keyspan_pda).
-///    A handler that never reads its data just loses it.
+///    A handler also called directly or used otherwise stays as it is, and
+///    a new work function f_work() after it calls it with the data.  A
+///    handler that never reads its data just loses it.
 /// The data argument, and any cast on the function (one, or two as in
 /// 2.6.9's tlan.c: `(void *)(void *)f`), then goes from the INIT_WORK/
 /// DECLARE_WORK/PREPARE_WORK calls; prototypes follow; direct calls f(p)
@@ -243,6 +245,12 @@ def is_const(f):
 def is_backptr(f):
     return kind_of(f) == 'backptr'
 
+def is_backptr_wrap(f):
+    return is_backptr(f) and bool(decide(CURFILE[0], f).get('wrap'))
+
+def is_backptr_in_place(f):
+    return is_backptr(f) and not is_backptr_wrap(f)
+
 def is_unread(f):
     # a container handler that never reads its data: only the signature
     # changes (no container_of() local that nothing would use)
@@ -313,7 +321,10 @@ def decide(file, f):
     if bad and len(bad) == len(kinds):
         kind = backptr(file, f, df, kinds)
         if isinstance(kind, dict):
-            kind = checked(file, f, df, kind)
+            if not in_place_ok(file, f):
+                kind['wrap'] = wrap_name(file, f, df, uses)
+            if not kind.get('wrap'):
+                kind = checked(file, f, df, kind)
             DECIDED[(file, f)] = kind
             return kind
         why = kind
@@ -451,6 +462,30 @@ def backptr(file, f, df, kinds):
     if re.search(r'\b%s\b' % re.escape(nf), text):
         return 'the name %s is taken' % nf
     return dict(kind='backptr', S=tag, TT=tname, T=t, fld=fld, nf=nf, delayed=delayed)
+
+def in_place_ok(file, f):
+    """Can f itself become the work function (checked() would pass)?
+    Said of a back-pointer handler, which no direct call can keep."""
+    known = KNOWN.get(file, set())
+    return ((file, f) not in COLLIDE and not CALLS.get(file, {}).get(f) and
+            all(key(p) in known for p in REFS.get(file, {}).get(f, [])))
+
+def wrap_name(file, f, df, uses):
+    """The name of a new work function that calls f with the data, for a
+    back-pointer handler also called directly or used otherwise: f stays
+    as it is.  None when the name is taken or an item is set up before f
+    is defined (the new function goes right after f)."""
+    name = f + '_work'
+    if re.search(r'\b%s\b' % re.escape(name), file_text(file)):
+        return None
+    if any(int(u['pos'].line) < int(df['pos'].line) for u in uses):
+        return None
+    return name
+
+def backptr_value(k):
+    """What a back-pointer handler's data is, read from the work item."""
+    return 'container_of(%s, %s, %s)->%s' % (
+        'to_delayed_work(work)' if k['delayed'] else 'work', k['T'], k['fld'], k['nf'])
 
 def checked(file, f, df, kind):
     """@kind, or None (reported) if the new parameter would shadow a name
@@ -881,13 +916,10 @@ void f(PT data) { ... }
 f << hb.f;
 fld;
 NF;
-V;
 @@
 k = decide(CURFILE[0], f)
 coccinelle.fld = cocci.make_ident(k['fld'])
 coccinelle.NF = cocci.make_ident(k['nf'])
-coccinelle.V = cocci.make_expr('container_of(%s, %s, %s)->%s' % (
-    'to_delayed_work(work)' if k['delayed'] else 'work', k['T'], k['fld'], k['nf']))
 
 @hg@
 identifier f : script:python() { is_global(f) };
@@ -1047,10 +1079,24 @@ identifier okb.fld, okb.NF;
  ...
  } TT;
 
+// the handler itself becomes the work function ...
+@hbi@
+identifier f : script:python() { is_backptr_in_place(f) };
+identifier data;
+type PT;
+@@
+void f(PT data) { ... }
+
+@script:python okbi@
+f << hbi.f;
+V;
+@@
+coccinelle.V = cocci.make_expr(backptr_value(decide(CURFILE[0], f)))
+
 @b0 depends on patch@
-identifier hb.f, hb.data, x;
-type hb.PT, T3;
-expression okb.V;
+identifier hbi.f, hbi.data, x;
+type hbi.PT, T3;
+expression okbi.V;
 @@
  void f(
 - PT data
@@ -1071,9 +1117,9 @@ expression okb.V;
  }
 
 @b1 depends on patch@
-identifier hb.f, hb.data;
-type hb.PT;
-expression okb.V;
+identifier hbi.f, hbi.data;
+type hbi.PT;
+expression okbi.V;
 @@
  void f(
 - PT data
@@ -1082,6 +1128,38 @@ expression okb.V;
 + PT data = V;
  ...
  }
+
+// ... or, when it is also called directly or used otherwise, a new work
+// function after it calls it with the data, and it stays as it is
+@hbw@
+identifier f : script:python() { is_backptr_wrap(f) };
+identifier data;
+type PT;
+@@
+void f(PT data) { ... }
+
+@script:python okbw@
+f << hbw.f;
+fw;
+V;
+@@
+k = decide(CURFILE[0], f)
+coccinelle.fw = cocci.make_ident(k['wrap'])
+coccinelle.V = cocci.make_expr(backptr_value(k))
+
+@depends on patch@
+identifier hbw.f, hbw.data, okbw.fw;
+type hbw.PT;
+expression okbw.V;
+@@
+ void f(PT data) { ... }
++
++static void fw(struct work_struct *work)
++{
++	PT data = V;
++
++	f(data);
++}
 
 @bu depends on patch@
 identifier F : script:python() { is_backptr(F) };
@@ -1102,35 +1180,36 @@ i@p(W, (CT)(CT2)F, D);
 F << bu.F;
 W << bu.W;
 A;
+G;
 @@
 k = decide(CURFILE[0], F)
 e, sep, fld = backptr_item(norm(W))
 coccinelle.A = cocci.make_expr('%s%s%s' % (e, sep, k['nf']))
+coccinelle.G = cocci.make_ident(k.get('wrap') or F)
 
 @depends on patch@
-identifier bu.F, bu.i;
+identifier bu.F, bu.i, bus.G;
 expression bu.W, bu.D, bus.A;
 position bu.p;
 type CT, CT2;
 @@
 (
 + A = D;
- i@p(W, F
-- , D
+ i@p(W,
+- F, D
++ G
  );
 |
 + A = D;
  i@p(W,
-- (CT)
-  F
-- , D
+- (CT)F, D
++ G
  );
 |
 + A = D;
  i@p(W,
-- (CT)(CT2)
-  F
-- , D
+- (CT)(CT2)F, D
++ G
  );
 )
 
