@@ -321,7 +321,9 @@ def decide(file, f):
     if bad and len(bad) == len(kinds):
         kind = backptr(file, f, df, kinds)
         if isinstance(kind, dict):
-            if not in_place_ok(file, f):
+            # f itself cannot become the work function (no direct call
+            # can pass the item for a back-pointer): a new one calls it
+            if problems(file, f, df, kind):
                 kind['wrap'] = wrap_name(file, f, df, uses)
             if not kind.get('wrap'):
                 kind = checked(file, f, df, kind)
@@ -463,13 +465,6 @@ def backptr(file, f, df, kinds):
         return 'the name %s is taken' % nf
     return dict(kind='backptr', S=tag, TT=tname, T=t, fld=fld, nf=nf, delayed=delayed)
 
-def in_place_ok(file, f):
-    """Can f itself become the work function (checked() would pass)?
-    Said of a back-pointer handler, which no direct call can keep."""
-    known = KNOWN.get(file, set())
-    return ((file, f) not in COLLIDE and not CALLS.get(file, {}).get(f) and
-            all(key(p) in known for p in REFS.get(file, {}).get(f, [])))
-
 def wrap_name(file, f, df, uses):
     """The name of a new work function that calls f with the data, for a
     back-pointer handler also called directly or used otherwise: f stays
@@ -487,31 +482,33 @@ def backptr_value(k):
     return 'container_of(%s, %s, %s)->%s' % (
         'to_delayed_work(work)' if k['delayed'] else 'work', k['T'], k['fld'], k['nf'])
 
-def checked(file, f, df, kind):
-    """@kind, or None (reported) if the new parameter would shadow a name
-    the body uses, or f has uses that the conversion would not fix."""
+def problems(file, f, df, kind):
+    """What stops f itself from becoming @kind's work function, as
+    (position, ID, message); empty when nothing does: the new parameter
+    would shadow a name the body uses, or f has uses that the conversion
+    would not fix."""
     if (file, f) in COLLIDE:
-        say(df['pos'], 'W115', '%s() already uses the name work, which its new '
-            'parameter struct work_struct *work would shadow: rename that '
-            'first' % f)
-        return None
+        return [(df['pos'], 'W115', '%s() already uses the name work, which its new '
+                 'parameter struct work_struct *work would shadow: rename that '
+                 'first' % f)]
     # every other occurrence of the name must be explained
     known = KNOWN.get(file, set())
-    for p in REFS.get(file, {}).get(f, []):
-        if key(p) not in known:
-            say(p, 'W116', '%s() is also used here, not as a work handler: its '
-                'type changes to void (*)(struct work_struct *); '
-                'convert this use by hand' % f)
-            kind = None
-    if kind is not None:
-        bad = [(p, a) for p, a in CALLS.get(file, {}).get(f, [])
-               if call_arg(kind, a) is None]
-        for p, a in bad:
-            say(p, 'W117', 'direct call %s(%s): pass the work item instead of '
-                'the old data' % (f, a))
-        if bad:
-            kind = None
-    return kind
+    found = [(p, 'W116', '%s() is also used here, not as a work handler: its '
+              'type changes to void (*)(struct work_struct *); '
+              'convert this use by hand' % f)
+             for p in REFS.get(file, {}).get(f, []) if key(p) not in known]
+    if found:
+        return found
+    return [(p, 'W117', 'direct call %s(%s): pass the work item instead of '
+             'the old data' % (f, a))
+            for p, a in CALLS.get(file, {}).get(f, []) if call_arg(kind, a) is None]
+
+def checked(file, f, df, kind):
+    """@kind, or None once its problems() are reported."""
+    found = problems(file, f, df, kind)
+    for p, wid, msg in found:
+        say(p, wid, msg)
+    return None if found else kind
 
 def item_addr(kind, item):
     """The work_struct address for a work item expression &x (delayed: &x.work)."""
