@@ -79,7 +79,7 @@ DECIDED = {}    # (file, handler) -> decision dict
 REPORTED = set()
 COLLIDE = set()  # (file, handler) whose body already uses the name work
 STMT = {}       # file -> set of (line, col) of INIT/PREPARE uses that are statements
-TEXT = {}       # file -> its text as this patch reads it
+TEXT = {}       # file -> its text, comments blanked (file_text())
 
 def norm(s):
     return re.sub(r'\s+', '', s)
@@ -133,16 +133,14 @@ def split_item(w):
     return out
 
 def file_text(file):
+    """file's text without comments, read once ('' if unreadable)."""
     if file not in TEXT:
         try:
             with open(file, encoding='utf-8', errors='replace') as fh:
-                TEXT[file] = fh.read()
+                TEXT[file] = re.sub(r'/\*.*?\*/|//[^\n]*', ' ', fh.read(), flags=re.S)
         except (IOError, OSError):
             TEXT[file] = ''
     return TEXT[file]
-
-def strip_comments(text):
-    return re.sub(r'/\*.*?\*/|//[^\n]*', ' ', text, flags=re.S)
 
 def braced(text, start):
     """text from start (just after a '{') to its closing brace, or None."""
@@ -153,11 +151,11 @@ def braced(text, start):
     return text[start:i - 1] if depth == 0 else None
 
 def struct_def(text, t):
-    """Where type t (`struct tag` or a typedef name) is defined in text:
+    """Where type t (`struct tag` or a typedef name) is defined in text
+    (comments blanked, file_text()):
     (tag, typedef name, its own members: nested structs and unions and
     comments left out), tag or typedef name None; None if not defined there
     or defined more than once."""
-    text = strip_comments(text)
     m = re.match(r'^struct\s+(\w+)$', t.strip())
     if m:
         found = [(m.group(1), None, x.end()) for x in
