@@ -164,6 +164,25 @@ def _calls(text, name):
         yield m.start(), _split_args(text[o + 1:e - 1])
 
 
+def not_a_task(expr):
+    """Whether expr, a queue_task()/schedule_task() argument, cannot be a
+    pointer to a task: a number, or arithmetic other than + and - at its top
+    level (what brackets hold is not looked at); a conditional or an
+    assignment may yield a task."""
+    e = expr.strip()
+    flat, depth = [], 0
+    for c in e:
+        if c in ")]":
+            depth -= 1
+        if depth == 0:
+            flat.append(c)
+        if c in "([":
+            depth += 1
+    flat = "".join(flat).replace("->", ".")
+    return bool(re.match(r"^[\d'\"]", e) or re.search(r"[/%|^~!<>]", flat)
+                or re.search(r"[\w)\]]\s*\*\s*[\w(]", flat))
+
+
 def _last_name(expr):
     """The object a task expression names: &dev->tq, dev.tq[i] -> tq."""
     names = re.findall(r"[A-Za-z_]\w*", re.sub(r"\[[^\]]*\]", "", expr))
@@ -1513,6 +1532,19 @@ def _findings(path):
                                     "that is not converted with it); convert by hand "
                                     "(tty_flip_buffer_push() for the flip buffer)"
                                     % (name, args[0].strip()), _last_name(args[0])))
+    # A call given something that cannot be a task (sa1100fb.c's
+    # schedule_task(200 * HZ / 1000), meant for schedule_timeout()): the
+    # call stays as it is, named, and the file's tasks convert.
+    for name in ("queue_task", "schedule_task"):
+        for off, args in _calls(text, name):
+            if args and not in_define[off] and not_a_task(args[0]):
+                find(off, "wqport[W025]: %s(%s) is given no task (a number or an arithmetic "
+                     "expression); the call is left as it is: fix it by hand" % (name, args[0]),
+                     False)
+                rewrites.append(dict(start=off, end=off + len(name), text=KEPT + name, at=off))
+                for m in re.finditer(r"^[ \t]*#[ \t]*include[ \t]*<linux/(tqueue\.h>)", text,
+                                     re.M):
+                    rewrites.append(dict(start=m.start(1), end=m.start(1), text=KEPT, at=off))
     stored_apart = set()
     for m in re.finditer(r"([\w.\->\[\]]+?)\s*(?:\.|->)\s*(routine|data|sync)\s*=(?!=)", text):
         obj = _last_name(m.group(1))
