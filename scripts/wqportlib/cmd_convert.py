@@ -124,7 +124,9 @@ class Source:
         self.shown = set()        # ... less the pointers to them, for the report
         self.whole = False        # ... all of them
         self.facts = {}           # stage 2's: which items are delayed
+        self.stage1 = None        # a header's stage-1 output, copied for the .c files
         self.back = lambda n: n   # line of the output -> line of the input
+        self.back_in = None       # ... of stage 2's input (share_headers)
         self.changed = set()      # lines of the output that the stages wrote
         self.views = []           # --mode context/org: each stage's output
 
@@ -554,6 +556,65 @@ def share_facts(sources):
             s.env['WQPORT_DECLARED'] = ' '.join(sorted(sc.names(s)))
 
 
+def share_headers(live):
+    """Tell each .c (WQPORT_RUN_HEADERS) which headers of the run it
+    includes, as stage 1 left them (a copy: their own stage 2 pass runs
+    beside), and where to write the back-pointer fields it needs in them
+    (WQPORT_BACKPTR_OUT: stage 2's rule 4)."""
+    for s in live:
+        if s.path.endswith('.h'):
+            continue
+        copies = []
+        for h, _, _, _ in s.includes:
+            if h.refused or not h.path.endswith('.h'):
+                continue
+            if h.stage1 is None:
+                h.stage1 = os.path.join(os.path.dirname(h.work), '.stage1',
+                                        os.path.basename(h.path))
+                os.makedirs(os.path.dirname(h.stage1), exist_ok=True)
+                shutil.copyfile(h.work, h.stage1)
+            copies.append(h.stage1)
+        s.env['WQPORT_RUN_HEADERS'] = os.pathsep.join(copies)
+        s.env['WQPORT_BACKPTR_OUT'] = s.work + '.backptr'
+        s.back_in = s.back        # stage 2's input lines -> the original's
+
+
+def backptr_requests(live):
+    """The fields the .c files asked for (share_headers), handed to each
+    header's pass as WQPORT_BACKPTR_ADD: [(src, line, header, field spec)]."""
+    by_copy = {h.stage1: h for h in live if h.stage1}
+    asked, add = [], {}
+    for s in live:
+        try:
+            with open(s.work + '.backptr') as f:
+                lines = set(f.read().splitlines())
+        except OSError:
+            continue
+        for x in sorted(lines):
+            spec, copy, line = x.split(' ')
+            h = by_copy.get(copy)
+            if h is not None:
+                asked.append((s, int(line), h, spec))
+                add.setdefault(id(h), (h, set()))[1].add(spec)
+    for h, specs in add.values():
+        h.env['WQPORT_BACKPTR_ADD'] = ' '.join(sorted(specs))
+    return asked
+
+
+def backptr_check(asked):
+    """An item on the .c for each field its header's pass did not add."""
+    for s, line, h, spec in asked:
+        tag, tname, fld, nf = spec.split(':')
+        with open(h.work, encoding=h.encoding, errors='replace') as f:
+            if re.search(r'\bvoid\s*\*\s*%s\s*;' % re.escape(nf), f.read()):
+                continue
+        s.items.append(reasons.Item(
+            s.back_in(line), 'stage2', 'W107',
+            f'the handler now reads its data from {nf}, a field that stage 2 could not add '
+            f'after {fld} in {"struct " + tag if tag else tname} of '
+            f'{os.path.basename(h.path)}: add void *{nf}; there by hand'))
+
+
 def finish(src, stages):
     """SRC's output, and the items for what the stages left of the old APIs
     and for handlers still cast to another function type."""
@@ -774,8 +835,16 @@ def run(args):
             _parallel(args.jobs, facts_pass, again)
             share_facts(sources)
             share_schedulers(sources)
-            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode), live,
+            # the .c files first: the fields their back-pointers need go into
+            # the run's headers in the headers' own pass
+            share_headers(live)
+            first = [s for s in live if not s.path.endswith('.h')]
+            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode), first,
                       progress)
+            asked = backptr_requests(live)
+            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode),
+                      [s for s in live if s not in first], progress)
+            backptr_check(asked)
         for s in sources:
             if s.refused:
                 s.output = s.data

@@ -22,7 +22,8 @@
 ///    it gets the work parameter and ignores it, and its direct calls f()
 ///    pass NULL, as the kernel itself converted NCR5380_main().
 ///  - the data was something else (a back-pointer, a member) and the item
-///    is a field of a struct (or typedef of one) defined in this file, set
+///    is a field of a struct (or typedef of one) defined in this file (or,
+///    under wqport convert, in a header of the run: see the end), set
 ///    up by INIT_WORK(&E->w, f, D); statements: the struct gets a field
 ///    `void *w_data;` after the item, each such INIT_WORK/PREPARE_WORK sets
 ///    it first (E->w_data = D;, where and when 2.6 stored D in the item),
@@ -38,7 +39,7 @@
 ///
 /// Everything else is left alone and reported with what the maintainer must
 /// add: data that is not the container where the rule above cannot add the
-/// field (a struct defined in a header, an item nested in an inner struct
+/// field (a struct defined in a header outside the run, an item nested in an inner struct
 /// or union, an item initialised inside an expression), work items that are
 /// array elements with separate data,
 /// one handler shared by different items,
@@ -61,6 +62,7 @@ virtual report
 
 @initialize:python@
 @@
+import os
 import re
 
 # All tables are keyed by file name: `make coccicheck` may hand one process
@@ -78,8 +80,22 @@ KNOWN = {}      # file -> set of (line, col) occurrences explained above
 DECIDED = {}    # (file, handler) -> decision dict
 REPORTED = set()
 COLLIDE = set()  # (file, handler) whose body already uses the name work
+PROTOS = {}     # file -> {handler: [line of each prototype]}
 STMT = {}       # file -> set of (line, col) of INIT/PREPARE uses that are statements
 TEXT = {}       # file -> its text, comments blanked (file_text())
+
+# Set by wqport convert.  A .c's run: the headers of the run it includes
+# (copies as stage 1 left them), where a back-pointer's container may be
+# defined, and the file to which it writes the fields they need.  A header's
+# own run, after its .c files: the fields to add, S:TT:fld:nf (tag or
+# typedef name, the other empty).
+RUN_HEADERS = [h for h in os.environ.get('WQPORT_RUN_HEADERS', '').split(os.pathsep) if h]
+BACKPTR_OUT = os.environ.get('WQPORT_BACKPTR_OUT')
+ADD = [tuple(x.split(':')) for x in os.environ.get('WQPORT_BACKPTR_ADD', '').split()]
+
+def asked_tag(s):
+    """Whether a field of struct s is asked for (a header's own run)."""
+    return any(a[0] == s for a in ADD)
 
 def norm(s):
     return re.sub(r'\s+', '', s)
@@ -323,8 +339,11 @@ def decide(file, f):
             # can pass the item for a back-pointer): a new one calls it
             if problems(file, f, df, kind):
                 kind['wrap'] = wrap_name(file, f, df, uses)
+                kind['proto'] = bool(kind['wrap']) and \
+                    min(int(u['pos'].line) for u in uses) < int(df['pos'].line)
             if not kind.get('wrap'):
                 kind = checked(file, f, df, kind)
+            request(kind)
             DECIDED[(file, f)] = kind
             return kind
         why = kind
@@ -453,15 +472,33 @@ def backptr(file, f, df, kinds):
     text = file_text(file)
     sd = struct_def(text, t)
     nf = fld + '_data'
+    hdr = None
     if sd is None:
-        return '%s is not defined in this file' % t
+        # a header of the run that this file includes: its own run adds
+        # the field (wqport convert hands it over)
+        found = [(h, struct_def(file_text(h), t)) for h in RUN_HEADERS]
+        found = [(h, x) for h, x in found if x is not None]
+        if len(found) != 1:
+            return '%s is not defined in this file%s' % (
+                t, ' or in one header of this run' if RUN_HEADERS else
+                ', nor in a header given to the same wqport convert run')
+        hdr, sd = found[0]
     tag, tname, body = sd
     if not re.search(r'(?:^|[;{}])\s*(?:#[^\n]*\n\s*)*struct\s+(?:work_struct|delayed_work)'
                      r'\s+%s\s*;' % re.escape(fld), body):
         return '%s declares %s only nested or beside another member' % (t, fld)
-    if re.search(r'\b%s\b' % re.escape(nf), text):
+    if re.search(r'\b%s\b' % re.escape(nf), text + (file_text(hdr) if hdr else '')):
         return 'the name %s is taken' % nf
-    return dict(kind='backptr', S=tag, TT=tname, T=t, fld=fld, nf=nf, delayed=delayed)
+    return dict(kind='backptr', S=tag, TT=tname, T=t, fld=fld, nf=nf, delayed=delayed,
+                hdr=hdr, line=int(kinds[0][0]['pos'].line))
+
+def request(kind):
+    """Ask for @kind's field in the header that defines its container
+    (wqport convert adds it there in the header's own run)."""
+    if kind and kind.get('hdr') and BACKPTR_OUT:
+        with open(BACKPTR_OUT, 'a') as fh:
+            fh.write('%s:%s:%s:%s %s %d\n' % (kind['S'] or '', kind['TT'] or '', kind['fld'],
+                                             kind['nf'], kind['hdr'], kind['line']))
 
 def wrap_name(file, f, df, uses):
     """The name of a new work function that calls f with the data, for a
@@ -471,9 +508,19 @@ def wrap_name(file, f, df, uses):
     name = f + '_work'
     if re.search(r'\b%s\b' % re.escape(name), file_text(file)):
         return None
-    if any(int(u['pos'].line) < int(df['pos'].line) for u in uses):
+    first = min(int(u['pos'].line) for u in uses)
+    if first < int(df['pos'].line) and not wrap_proto(file, f, first):
         return None
     return name
+
+def wrap_proto(file, f, first=None):
+    """Whether f has a prototype before line first (its first use as a
+    handler, before its definition: 2.6.18's tlan.c), after which the new
+    work function gets one too.  first=None: whether one was needed."""
+    if first is None:
+        k = DECIDED.get((file, f)) or {}
+        return k.get('proto', False)
+    return any(l < first for l in PROTOS.get(file, {}).get(f, []))
 
 def backptr_value(k):
     """What a back-pointer handler's data is, read from the work item."""
@@ -773,9 +820,11 @@ position p;
 void f@p(ps);
 
 @script:python@
+f << hdef.f;
 p << hproto.p;
 @@
 known(p[0])
+tbl(PROTOS, p[0].file, {}).setdefault(f, []).append(int(p[0].line))
 
 @hcall@
 identifier hdef.f;
@@ -1156,6 +1205,25 @@ expression okbw.V;
 +	f(data);
 +}
 
+// ... with a prototype beside f's when an item is set up before f
+@script:python okbwp@
+f << hbw.f;
+fw;
+@@
+k = decide(CURFILE[0], f)
+if k.get('proto'):
+    coccinelle.fw = cocci.make_ident(k['wrap'])
+else:
+    cocci.include_match(False)
+
+// (before it: spatch adds nothing after a prototype that is only context)
+@depends on patch@
+identifier hbw.f, okbwp.fw;
+parameter list[1] ps;
+@@
++static void fw(struct work_struct *work);
+ void f(ps);
+
 @bu depends on patch@
 identifier F : script:python() { is_backptr(F) };
 identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
@@ -1381,3 +1449,67 @@ for file, fs in USES.items():
             for u in uses:
                 say(u['pos'], 'W105', '%s() is not defined in this file: convert it to '
                     'void %s(struct work_struct *work) by hand' % (f, f))
+
+// ------------------------------------------------- a header's own run
+// The back-pointer fields that the run's .c files need in a structure this
+// header defines (WQPORT_BACKPTR_ADD, from wqport convert): `void *NF;`
+// after the item, as in a .c that defines its container.
+
+@hfield depends on patch@
+identifier ST : script:python() { asked_tag(ST) };
+identifier fld;
+type WT;
+@@
+ struct ST {
+ ...
+ WT fld;
+ ...
+ };
+
+@script:python okadd@
+tag << hfield.ST;
+item << hfield.fld;
+NF;
+@@
+nf = [a[3] for a in ADD if a[0] == tag and a[2] == item]
+if nf:
+    coccinelle.NF = cocci.make_ident(nf[0])
+else:
+    cocci.include_match(False)
+
+@depends on patch@
+identifier hfield.ST, hfield.fld, okadd.NF;
+type hfield.WT;
+@@
+ struct ST {
+ ...
+ WT fld;
++ void *NF;
+ ...
+ };
+
+// an untagged typedef: the first one asked for (a second is reported by
+// wqport convert, which checks that every field asked for was added)
+@script:python okadt depends on patch@
+TT;
+fld;
+NF;
+@@
+nf = [a for a in ADD if not a[0] and a[1]]
+if nf:
+    coccinelle.TT = cocci.make_type(nf[0][1])
+    coccinelle.fld = cocci.make_ident(nf[0][2])
+    coccinelle.NF = cocci.make_ident(nf[0][3])
+else:
+    cocci.include_match(False)
+
+@depends on patch@
+type okadt.TT, WT;
+identifier okadt.fld, okadt.NF;
+@@
+ typedef struct {
+ ...
+ WT fld;
++ void *NF;
+ ...
+ } TT;
