@@ -13,6 +13,7 @@
 // Copyright: (C) wqport contributors.  GPLv2.
 // URL: semantic-patches/stage1 in wqport
 // Options: --no-includes --include-headers
+// Requires: INIT_TQUEUE PREPARE_TQUEUE routine sync
 
 virtual patch
 virtual context

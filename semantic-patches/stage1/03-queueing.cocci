@@ -21,6 +21,7 @@
 // Copyright: (C) wqport contributors.  GPLv2.
 // URL: semantic-patches/stage1 in wqport
 // Options: --no-includes --include-headers
+// Requires: queue_task schedule_task flush_scheduled_tasks run_task_queue mark_bh
 
 virtual patch
 virtual context

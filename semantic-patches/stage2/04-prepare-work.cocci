@@ -24,6 +24,7 @@
 // Copyright: wqport project.  License: GPL-2.0-only.
 // Options: --no-includes --include-headers
 // Keywords: PREPARE_WORK, PREPARE_DELAYED_WORK, INIT_WORK
+// Requires: PREPARE_WORK PREPARE_DELAYED_WORK
 
 virtual patch
 virtual context

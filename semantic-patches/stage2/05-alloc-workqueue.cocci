@@ -18,6 +18,7 @@
 // Copyright: wqport project.  License: GPL-2.0-only.
 // Options: --no-includes --include-headers
 // Keywords: create_workqueue, create_singlethread_workqueue, alloc_workqueue
+// Requires: create_workqueue create_singlethread_workqueue
 
 virtual patch
 virtual context

@@ -23,6 +23,7 @@
 // Copyright: wqport project.  License: GPL-2.0-only.
 // Options: --no-includes --include-headers
 // Keywords: cancel_delayed_work_sync, cancel_rearming_delayed_work
+// Requires: cancel_delayed_work cancel_rearming_delayed_work cancel_rearming_delayed_workqueue
 
 virtual patch
 virtual context

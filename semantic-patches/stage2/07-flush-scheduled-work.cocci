@@ -30,6 +30,7 @@
 // Copyright: wqport project.  License: GPL-2.0-only.
 // Options: --no-includes --include-headers
 // Keywords: flush_scheduled_work, flush_work, system_wq
+// Requires: flush_scheduled_work
 
 virtual patch
 virtual context
