@@ -33,15 +33,13 @@ from . import paths, reasons
 from .linemap import line_map
 from .paths import WqportError
 
-# Stage 1's analysis, beside the semantic patches it serves: its reason
-# tail, its task-queue tokens, its reading of spatch --parse-c and its plan
+# Stage 1's analysis, beside the semantic patches it serves: its task-queue
+# tokens, its reading of spatch --parse-c and its plan
 # of what each file keeps on the 2.4 API.
 sys.path.insert(0, os.path.join(paths.TOP, 'semantic-patches', 'stage1'))
 import wqport_tq  # noqa: E402
 
 STAGES = {'2.6': ['stage1'], 'modern': ['stage1', 'stage2']}
-# stage 1's reasons that keep a whole file's task queues as they are
-BLOCKS = wqport_tq.REASON_TAIL.strip()
 LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 SYS_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
 PARSE_ERROR = re.compile(r'^ = File "(.*)", line (\d+), column (\d+)')
@@ -716,8 +714,7 @@ def verify_types(sources, to):
 
 def kept(src):
     """Whether stage 1 left every task of SRC as it was, or SRC was refused."""
-    return bool(src.refused) or any(stage == 'stage1' and reason.endswith(BLOCKS)
-                                    for _, stage, _, reason in src.items)
+    return bool(src.refused) or src.whole
 
 
 def check_git_clean(sources):

@@ -3,6 +3,7 @@
 (or each run of a run list: testrun.py boots as few kernels as their
 verdicts allow)."""
 import argparse
+import json
 import os
 import re
 import shlex
@@ -64,6 +65,11 @@ def add_parser(sub):
     p.add_argument('--log', help='where to keep the console log (a later boot\'s: '
                    'LOG.2, ...)')
     p.add_argument('--append', default='', help='extra kernel command line')
+    p.add_argument('--json', metavar='FILE',
+                   help='also write the verdicts to FILE: {"runs": [{"name", "status" '
+                   '(the exit status of that run alone), "outcome", "reason", "log", '
+                   '"ktap" (its own KTAP document)}], "error": why no run took place '
+                   'or null}')
     add_run_arguments(p)
     p.set_defaults(func=run)
 
@@ -165,6 +171,7 @@ def run(args):
         outcomes = testrun.run_all(image, runs, rundir, accel, args.append, timeout, log)
     except InfraError as e:
         print(f'wqport test: {OUTCOME[INFRA]}: {e}', file=sys.stderr)
+        write_json(args.json, [], [], str(e))
         return INFRA
 
     if not args.runs:
@@ -191,4 +198,18 @@ def run(args):
         f.write('\n'.join(doc) + '\n')
     for v in verdicts:
         print(f'wqport test: {v}', file=sys.stderr)
+    write_json(args.json, runs, outcomes, None)
     return max(o.status for o in outcomes)
+
+
+def write_json(path, runs, outcomes, error):
+    """--json: each run's verdict, typed, for the programs that run this
+    command (make port)."""
+    if not path:
+        return
+    with open(path, 'w') as f:
+        json.dump({'runs': [{'name': r.name, 'status': o.status, 'outcome': OUTCOME[o.status],
+                             'reason': o.reason, 'log': o.log, 'ktap': '\n'.join(o.doc)}
+                            for r, o in zip(runs, outcomes)],
+                   'error': error}, f, indent=1)
+        f.write('\n')

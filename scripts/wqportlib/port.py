@@ -119,26 +119,28 @@ class Port:
                 words = [v] + (['--no-shim'] if v == 'C' else []) + \
                     (['--script', script] if script else []) + modules
                 f.write(' '.join(shlex.quote(w) for w in words) + '\n')
-        res = sh([WQPORT, 'test', '--kernel', self.kernel, '--runs', listing])
-        # each run's document: the lines up to its result line
-        docs, lines = {}, []
-        for line in res.stdout.splitlines():
-            m = re.match(r'^(?:not )?ok \d+ (\S+)$', line)
-            if m:
-                docs[m.group(1)], lines = '\n'.join(lines), []
-            else:
-                lines.append(line)
+        verdicts = os.path.join(self.obj, 'runs.json')
+        if os.path.exists(verdicts):
+            os.unlink(verdicts)
+        res = sh([WQPORT, 'test', '--kernel', self.kernel, '--runs', listing,
+                  '--json', verdicts])
+        try:
+            with open(verdicts) as f:
+                got = json.load(f)
+        except (OSError, ValueError):
+            got = {'runs': [], 'error': (res.stderr.strip().splitlines() or
+                                         ['wqport test wrote no verdicts'])[-1]}
+        runs = {r['name']: r for r in got['runs']}
         done = {}
         for v in todo:
-            verdict = re.search(r'^wqport test: run ' + v + r': (.*)$', res.stderr, re.M)
-            reason = verdict.group(1) if verdict else (res.stderr.strip().splitlines() or [''])[-1]
-            outcome = reason.split(':')[0] if verdict else ''
-            done[v] = (STATUS.get(outcome, testrun.INFRA), docs.get(v, ''), reason)
+            r = runs.get(v)
+            if r is None:
+                done[v] = (testrun.INFRA, '', got['error'] or f'no verdict for run {v}')
+            else:
+                done[v] = (r['status'], r['ktap'], f'{r["outcome"]}: {r["reason"]}' +
+                           (f' (console log: {r["log"]})' if r['status'] else ''))
         return done
 
-
-# wqport test's outcome names, back to its exit statuses
-STATUS = {name: status for status, name in testrun.OUTCOME.items()}
 
 LEGACY_24 = re.compile(r'\b(tq_struct|queue_task|schedule_task|run_task_queue|mark_bh|init_bh)\b')
 
