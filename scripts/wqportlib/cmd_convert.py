@@ -282,7 +282,16 @@ def parse_check(src, strict):
         raise WqportError(f'{src.path}:{where}: spatch cannot parse the file here')
     regions, lines = unparsed_regions(src.work)
     handlers = check.handler_names(src.text)
+    # branches no kernel from 2.4.0 up compiles (#if LINUX_VERSION_CODE <
+    # 0x020300: 2.2 compatibility), which stage 1 hides from its patches
+    dead = [(b['first'], b['last']) for b in wqport_tq.dead_branches(src.text, wqport_tq.FLOOR_24)
+            if b['hideable'] and b['kind'] != 'if0']
     for first, last, line in regions:
+        if any(a <= first and last <= b for a, b in dead):
+            src.notes.append(f'{src.path}:{line}: note: spatch cannot parse lines {first}-{last}, '
+                             'in code for kernels before 2.4.0 that the conversion leaves '
+                             'as it is')
+            continue
         chunk = '\n'.join(lines[first - 1:last])
         if DEFERRED_WORK.search(chunk) or set(re.findall(r'\w+', chunk)) & handlers:
             src.refused = (line, f'spatch cannot parse the file here, in lines {first}-{last}, '
@@ -290,9 +299,10 @@ def parse_check(src, strict):
                            'handler): the file is left as it is; fix or expand that code '
                            '(a macro spatch does not know?) and convert again')
             return
-    src.notes = [f'{src.path}:{line}: note: spatch cannot parse lines {first}-{last} '
-                 '(no deferred-work code there): the rest is converted'
-                 for first, last, line in regions]
+    src.notes += [f'{src.path}:{line}: note: spatch cannot parse lines {first}-{last} '
+                  '(no deferred-work code there): the rest is converted'
+                  for first, last, line in regions
+                  if not any(a <= first and last <= b for a, b in dead)]
 
 
 def components(sources):
