@@ -79,7 +79,9 @@ REFS = {}       # file -> {handler: [pos]} every occurrence of the name
 KNOWN = {}      # file -> set of (line, col) occurrences explained above
 DECIDED = {}    # (file, handler) -> decision dict
 REPORTED = set()
-COLLIDE = set()  # (file, handler) whose body already uses the name work
+COLLIDE = set()  # (file, handler) whose body already uses the name work:
+                 # its new parameter is _work, as 2.6.20's humans named it
+COLLIDE_ = set() # ... and the name _work too
 PROTOS = {}     # file -> {handler: [line of each prototype]}
 STMT = {}       # file -> set of (line, col) of INIT/PREPARE uses that are statements
 TEXT = {}       # file -> its text, comments blanked (file_text())
@@ -278,6 +280,13 @@ def is_noarg(f):
 
 def is_ok(f):
     return kind_of(f) is not None
+
+def is_renamed(f):
+    """f becomes a work function whose body already says `work`: its new
+    parameter is `_work` (cm.c's cm_work_handler() in 2.6.20:
+    `struct cm_work *work = container_of(_work, struct cm_work, work.work);`)."""
+    k = decide(CURFILE[0], f) if CURFILE[0] else None
+    return k is not None and not k.get('wrap') and (CURFILE[0], f) in COLLIDE
 
 def is_handler_name(f):
     # USES is per file, and CURFILE is not set yet when hdef runs: a name
@@ -532,10 +541,10 @@ def problems(file, f, df, kind):
     (position, ID, message); empty when nothing does: the new parameter
     would shadow a name the body uses, or f has uses that the conversion
     would not fix."""
-    if (file, f) in COLLIDE:
-        return [(df['pos'], 'W115', '%s() already uses the name work, which its new '
-                 'parameter struct work_struct *work would shadow: rename that '
-                 'first' % f)]
+    if (file, f) in COLLIDE and (file, f) in COLLIDE_:
+        return [(df['pos'], 'W115', '%s() already uses the names work and _work, which '
+                 'its new parameter struct work_struct *work (or *_work) would shadow: '
+                 'rename one of them first' % f)]
     # every other occurrence of the name must be explained
     known = KNOWN.get(file, set())
     found = [(p, 'W116', '%s() is also used here, not as a work handler: its '
@@ -811,6 +820,18 @@ q << hwork.q;
 @@
 if q[0].current_element == f:
     COLLIDE.add((CURFILE[0], f))
+
+@hwork_@
+position q;
+@@
+_work@q
+
+@script:python@
+f << hdef.f;
+q << hwork_.q;
+@@
+if q[0].current_element == f:
+    COLLIDE_.add((CURFILE[0], f))
 
 @hproto@
 identifier hdef.f;
@@ -1320,6 +1341,30 @@ identifier f : script:python() { is_noarg(f) };
 @@
 - f()
 + f(NULL)
+
+// a body that already says `work`: the new parameter is _work, and so is
+// what the rules above read it as
+@depends on patch@
+identifier f : script:python() { is_renamed(f) };
+@@
+ void f(struct work_struct *
+- work
++ _work
+ ) {
+ <...
+(
+ container_of(
+- work
++ _work
+ , ...)
+|
+ to_delayed_work(
+- work
++ _work
+ )
+)
+ ...>
+ }
 
 // the data argument and the casts on the function go
 @depends on patch@
