@@ -646,3 +646,35 @@ if FACTS:
         out["declared"] += sorted(DECLARED.get(f, set()))
     with open(FACTS, "w") as fh:
         json.dump(out, fh)
+
+// A handler written with its address (2.6.18's connector/cn_queue.c:
+// INIT_WORK(&cbq->work, &cn_queue_wrapper, &cbq->data)) is the same
+// function: 02-work-handler knows handlers by their name, as 2.6.20 wrote
+// them (here, in a spatch run before its own: added code has no position
+// for its rules to bind).
+@depends on patch@
+identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
+identifier f;
+expression W, D;
+@@
+ i(W,
+- &f
++ f
+ , D)
+
+@depends on patch@
+declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
+identifier n, f;
+expression D;
+@@
+(
+ DECLARE_WORK(n,
+- &f
++ f
+ , D);
+|
+ DECLARE_DELAYED_WORK(n,
+- &f
++ f
+ , D);
+)

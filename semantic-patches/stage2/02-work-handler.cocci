@@ -645,6 +645,8 @@ type CT, CT2;
 (
 i@p(W, f@pf, D)
 |
+i@p(W, &f@pf, D)
+|
 i@p(W, (CT)f@pf, D)
 |
 i@p(W, (CT)(CT2)f@pf, D)
@@ -685,6 +687,8 @@ type CT, CT2;
 (
 DECLARE_WORK(n, f@pf, D);
 |
+DECLARE_WORK(n, &f@pf, D);
+|
 DECLARE_WORK(n, (CT)f@pf, D);
 |
 DECLARE_WORK(n, (CT)(CT2)f@pf, D);
@@ -709,6 +713,8 @@ type CT, CT2;
 @@
 (
 DECLARE_DELAYED_WORK(n, f@pf, D);
+|
+DECLARE_DELAYED_WORK(n, &f@pf, D);
 |
 DECLARE_DELAYED_WORK(n, (CT)f@pf, D);
 |
