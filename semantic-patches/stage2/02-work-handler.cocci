@@ -1478,32 +1478,9 @@ position dcall.p;
 + NA
  )
 
-// A handler the file only declares (a prototype, an extern): its definition
-// is in another file, where this file's decision cannot reach.  decide()
-// is asked only for the handlers defined here, so these are said here.
-@finalize:python@
-@@
-import re as _re
-for file, fs in USES.items():
-    try:
-        with open(file, encoding='utf-8', errors='replace') as fh:
-            text = fh.read()
-    except (IOError, OSError):
-        continue
-    for f, uses in sorted(fs.items()):
-        if (file, f) in DECIDED or f in DEFS.get(file, {}):
-            continue
-        name = _re.escape(f)
-        proto = _re.search(r'\bvoid\s+%s\s*\([^;{)]*\)\s*;' % name, text)
-        body = _re.search(r'\b%s\s*\([^;{)]*\)\s*\{' % name, text)
-        if proto and not body:
-            for u in uses:
-                say(u['pos'], 'W105', '%s() is not defined in this file: convert it to '
-                    'void %s(struct work_struct *work) by hand' % (f, f))
-
-// ------------------------------------------------- a header's own run
-// The back-pointer fields that the run's .c files need in a structure this
-// header defines (WQPORT_BACKPTR_ADD, from wqport convert): `void *NF;`
+// ------------------------------------------- a header, in its own pass
+// The back-pointer fields that the .c files of the run need in a structure
+// this header defines (WQPORT_BACKPTR_ADD, from wqport convert): `void *NF;`
 // after the item, as in a .c that defines its container.
 
 @hfield depends on patch@
@@ -1564,3 +1541,32 @@ identifier okadt.fld, okadt.NF;
 + void *NF;
  ...
  } TT;
+
+// A handler the file does not define (a prototype, an extern, a header's,
+// a function pointer): its definition is elsewhere, where this file's
+// decision cannot reach.  decide()
+// is asked only for the handlers defined here, so these are said here.
+@finalize:python@
+@@
+import re as _re
+for file, fs in USES.items():
+    try:
+        with open(file, encoding='utf-8', errors='replace') as fh:
+            text = fh.read()
+    except (IOError, OSError):
+        continue
+    for f, uses in sorted(fs.items()):
+        if (file, f) in DECIDED or f in DEFS.get(file, {}):
+            continue
+        name = _re.escape(f)
+        proto = _re.search(r'\bvoid\s+%s\s*\([^;{)]*\)\s*;' % name, text)
+        body = _re.search(r'\b%s\s*\([^;{)]*\)\s*\{' % name, text)
+        if not body:
+            # declared here, or in a header (aoe.h for aoedev.c of 2.6.18),
+            # or a function pointer
+            where = ' (defined in another file, or a pointer to a function)'
+            if proto:
+                where = str()
+            for u in uses:
+                say(u['pos'], 'W105', '%s() is not defined in this file%s: convert it to '
+                    'void %s(struct work_struct *work) by hand' % (f, where, f))
