@@ -283,15 +283,15 @@ def parse_check(src, strict):
     regions, lines = unparsed_regions(src.work)
     handlers = check.handler_names(src.text)
     # branches no kernel from 2.4.0 up compiles (#if LINUX_VERSION_CODE <
-    # 0x020300: 2.2 compatibility), which stage 1 hides from its patches
+    # 0x02032b: 2.2 compatibility), which stage 1 hides from its patches
     dead = [(b['first'], b['last']) for b in wqport_tq.dead_branches(src.text, wqport_tq.FLOOR_24)
             if b['hideable'] and b['kind'] != 'if0']
+    old = [r for r in regions if any(a <= r[0] and r[1] <= b for a, b in dead)]
+    regions = [r for r in regions if r not in old]
+    src.notes += [f'{src.path}:{line}: note: spatch cannot parse lines {first}-{last}, in code '
+                  'for kernels before 2.4.0 that the conversion leaves as it is'
+                  for first, last, line in old]
     for first, last, line in regions:
-        if any(a <= first and last <= b for a, b in dead):
-            src.notes.append(f'{src.path}:{line}: note: spatch cannot parse lines {first}-{last}, '
-                             'in code for kernels before 2.4.0 that the conversion leaves '
-                             'as it is')
-            continue
         chunk = '\n'.join(lines[first - 1:last])
         if DEFERRED_WORK.search(chunk) or set(re.findall(r'\w+', chunk)) & handlers:
             src.refused = (line, f'spatch cannot parse the file here, in lines {first}-{last}, '
@@ -301,8 +301,7 @@ def parse_check(src, strict):
             return
     src.notes += [f'{src.path}:{line}: note: spatch cannot parse lines {first}-{last} '
                   '(no deferred-work code there): the rest is converted'
-                  for first, last, line in regions
-                  if not any(a <= first and last <= b for a, b in dead)]
+                  for first, last, line in regions]
 
 
 def components(sources):
@@ -599,7 +598,8 @@ def backptr_requests(live):
         except OSError:
             continue
         for x in sorted(lines):
-            spec, copy, line = x.split(' ')
+            spec, rest = x.split(' ', 1)        # spec has no blank; a path may
+            copy, line = rest.rsplit(' ', 1)
             h = by_copy.get(copy)
             if h is not None:
                 asked.append((s, int(line), h, spec))
