@@ -23,7 +23,8 @@
 ///    pass NULL, as the kernel itself converted NCR5380_main().
 ///  - the data was something else (a back-pointer, a member) and the item
 ///    is a field of a struct (or typedef of one) defined in this file (or,
-///    under wqport convert, in a header of the run: see the end), set
+///    under wqport convert, in a header of the run: see "a header, in its
+///    own pass" below), set
 ///    up by INIT_WORK(&E->w, f, D); statements: the struct gets a field
 ///    `void *w_data;` after the item, each such INIT_WORK/PREPARE_WORK sets
 ///    it first (E->w_data = D;, where and when 2.6 stored D in the item),
@@ -39,12 +40,13 @@
 ///
 /// Everything else is left alone and reported with what the maintainer must
 /// add: data that is not the container where the rule above cannot add the
-/// field (a struct defined in a header outside the run, an item nested in an inner struct
-/// or union, an item initialised inside an expression), work items that are
-/// array elements with separate data,
-/// one handler shared by different items,
-/// handlers not defined in the file or used other than as a work handler,
-/// direct calls that pass something else.
+/// field (a struct defined in a header outside the run, an item nested in
+/// an inner struct or union, an item initialised inside an expression), work
+/// items that are array elements with separate data, one handler shared by
+/// different items, handlers not defined in the file or used other than as
+/// a work handler, direct calls that pass something else, a handler whose
+/// body uses both `work` and `_work` (otherwise the new parameter is
+/// `_work` when the body says `work`).
 ///
 /// Apply after 01-delayed-work.cocci (it names delayed items
 /// INIT_DELAYED_WORK/DECLARE_DELAYED_WORK, which this patch recognises); in
@@ -522,13 +524,10 @@ def wrap_name(file, f, df, uses):
         return None
     return name
 
-def wrap_proto(file, f, first=None):
+def wrap_proto(file, f, first):
     """Whether f has a prototype before line first (its first use as a
-    handler, before its definition: 2.6.18's tlan.c), after which the new
-    work function gets one too.  first=None: whether one was needed."""
-    if first is None:
-        k = DECIDED.get((file, f)) or {}
-        return k.get('proto', False)
+    handler, before its definition: 2.6.18's tlan.c), beside which the new
+    work function gets one too."""
     return any(l < first for l in PROTOS.get(file, {}).get(f, []))
 
 def backptr_value(k):
