@@ -1535,6 +1535,7 @@ def _findings(path):
     # A call given something that cannot be a task (sa1100fb.c's
     # schedule_task(200 * HZ / 1000), meant for schedule_timeout()): the
     # call stays as it is, named, and the file's tasks convert.
+    no_task = []
     for name in ("queue_task", "schedule_task"):
         for off, args in _calls(text, name):
             if args and not in_define[off] and not_a_task(args[0]):
@@ -1542,9 +1543,10 @@ def _findings(path):
                      "expression); the call is left as it is: fix it by hand" % (name, args[0]),
                      False)
                 rewrites.append(dict(start=off, end=off + len(name), text=KEPT + name, at=off))
-                for m in re.finditer(r"^[ \t]*#[ \t]*include[ \t]*<linux/(tqueue\.h>)", text,
-                                     re.M):
-                    rewrites.append(dict(start=m.start(1), end=m.start(1), text=KEPT, at=off))
+                no_task.append(off)
+    if no_task:
+        rewrites += [dict(start=at, end=at, text=KEPT, at=no_task[0])
+                     for at in tqueue_includes(text)]
     stored_apart = set()
     for m in re.finditer(r"([\w.\->\[\]]+?)\s*(?:\.|->)\s*(routine|data|sync)\s*=(?!=)", text):
         obj = _last_name(m.group(1))
@@ -2116,9 +2118,16 @@ def _kept_edits(raw, p):
         elif re.search(r"\brun_task_queue\s*\(\s*&\s*tq_timer\s*\)", s) and kept_on["tq_timer"]:
             rename(a, b, r"\b(run_task_queue)(\s*\()",
                    (KEPT2 if conv_on["tq_timer"] else KEPT) + r"\1\2")
-    for m in re.finditer(r"^([ \t]*#[ \t]*include[ \t]*<linux/)(tqueue\.h>)", raw, re.M):
-        edits.append((m.start(2), m.start(2), KEPT))
+    edits += [(at, at, KEPT) for at in tqueue_includes(raw)]
     return edits
+
+
+def tqueue_includes(text):
+    """Where each #include <linux/tqueue.h> of text names the header: mask()
+    puts KEPT there, so that 05-include keeps it for what stays on the 2.4
+    API."""
+    return [m.start(1) for m in
+            re.finditer(r"^[ \t]*#[ \t]*include[ \t]*<linux/(tqueue\.h>)", text, re.M)]
 
 
 WORK_API = re.compile(r"\bstruct\s+work_struct\b|\b(?:INIT_WORK|PREPARE_WORK|DECLARE_WORK|"
