@@ -29,6 +29,7 @@ import sys
 import tempfile
 
 from . import convert_check as check
+from . import convert_handlers
 from . import paths, reasons
 from .linemap import line_map
 from .paths import WqportError
@@ -466,20 +467,20 @@ def plan_stage1(sources):
         dirty = [s for s in sources if id(s) in changed]
 
 
-def stage_pass(src, stage, stages, mode='patch'):
-    """One stage on SRC's work copy: its report (items, lines of the
-    original), then its rewrite; with MODE context or org, first that
-    mode's output too (src.views)."""
+def stage_pass(src, stage, stages, mode='patch', only=None):
+    """One stage (or ONLY, one of its .cocci) on SRC's work copy: its report
+    (items, lines of the original), then its rewrite; with MODE context or
+    org, first that mode's output too (src.views)."""
     with open(src.work, errors='replace') as f:
         before = f.read().splitlines()
     if mode != 'patch':
-        src.views.append(apply_stage(stage, mode, src).replace(src.work, src.path))
-    for line in apply_stage(stage, 'report', src).splitlines():
+        src.views.append(apply_stage(stage, mode, src, only).replace(src.work, src.path))
+    for line in apply_stage(stage, 'report', src, only).splitlines():
         m = reasons.REPORT_LINE.match(line)
         if m:
             src.items.append(reasons.Item(src.back(int(m.group(2))), stage, m.group(3),
                                           m.group(4)))
-    apply_stage(stage, 'patch', src)
+    apply_stage(stage, 'patch', src, only)
     with open(src.work, errors='replace') as f:
         after = f.read().splitlines()
     to_before = line_map(after, before)
@@ -815,6 +816,7 @@ def run(args):
     if args.in_place and not args.force:
         check_git_clean(sources)
     stages = STAGES[args.to]
+    handlers = {}
 
     progress = len(sources) > 3
     with tempfile.TemporaryDirectory(prefix='wqport-convert-') as scratch:
@@ -845,10 +847,16 @@ def run(args):
             # the .c files first: the fields their back-pointers need go into
             # the run's headers in the headers' own pass
             share_headers(live)
+            convert_handlers.prepare(live)
             first = [s for s in live if not s.path.endswith('.h')]
             _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode), first,
                       progress)
             asked = backptr_requests(live)
+            # prototypes of handlers converted in another .c: the headers'
+            # pass changes theirs, a .c that declares one gets 08 alone
+            handlers, again = convert_handlers.share(live)
+            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode,
+                                                      '08-handler-prototypes.cocci'), again)
             _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode),
                       [s for s in live if s not in first], progress)
             backptr_check(asked)
@@ -858,6 +866,7 @@ def run(args):
             else:
                 finish(s, stages)
         verify_types(sources, args.to)
+        convert_handlers.check(sources, handlers)
         for s in sources:
             s.items.sort()
 

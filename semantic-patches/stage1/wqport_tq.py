@@ -747,14 +747,16 @@ def forget(path):
             del _cache[k]
 
 
-def declaring_header(path, name, dirs):
+def declaring_header(path, name, dirs, rx=None, skip=()):
     """The header that declares name (a task or work item: struct tq_struct,
-    work_struct or delayed_work), among those path includes, found beside
-    it or under dirs (a wqport convert run's -I), as "<NAME>" or "NAME";
-    None if none does."""
+    work_struct or delayed_work; or whatever rx, a compiled pattern, finds),
+    among those path includes, found beside it or under dirs (a wqport
+    convert run's -I), as "<NAME>" or "NAME"; None if none does.  Headers
+    whose real path is in skip are read for their includes only."""
     seen, todo = set(), [(path, None)]
-    rx = re.compile(r"\bstruct\s+(?:tq_struct|work_struct|delayed_work)\s+[^;{}()]*\b%s\b"
-                    % re.escape(name))
+    if rx is None:
+        rx = re.compile(r"\bstruct\s+(?:tq_struct|work_struct|delayed_work)\s+[^;{}()]*\b%s\b"
+                        % re.escape(name))
     while todo:
         cur, shown = todo.pop(0)
         try:
@@ -762,7 +764,7 @@ def declaring_header(path, name, dirs):
                 text = fh.read()
         except (IOError, OSError):
             continue
-        if shown and rx.search(_blank(text)):
+        if shown and os.path.realpath(cur) not in skip and rx.search(_blank(text)):
             return shown
         for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', text, re.M):
             n = m.group(1) or m.group(2)

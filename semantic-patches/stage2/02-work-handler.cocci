@@ -96,6 +96,11 @@ TEXT = {}       # file -> its text, comments blanked (file_text())
 RUN_HEADERS = [h for h in os.environ.get('WQPORT_RUN_HEADERS', '').split(os.pathsep) if h]
 BACKPTR_OUT = os.environ.get('WQPORT_BACKPTR_OUT')
 ADD = [tuple(x.split(':')) for x in os.environ.get('WQPORT_BACKPTR_ADD', '').split()]
+# Set by wqport convert on a .c: where to write the handlers whose
+# signature this file changed, `NAME PARAM` a line (PARAM: work or _work),
+# for their prototypes in the other files of the run (08-handler-prototypes).
+HANDLERS_OUT = os.environ.get('WQPORT_HANDLERS_OUT')
+PATCH = []
 
 def asked_tag(s):
     """Whether a field of struct s is asked for (a header's own run)."""
@@ -611,6 +616,10 @@ REPORT = True
 @script:python depends on org@
 @@
 ORG = True
+
+@script:python depends on patch@
+@@
+PATCH[:] = [True]
 
 // ---------------------------------------------------------------- facts
 
@@ -1548,6 +1557,11 @@ identifier okadt.fld, okadt.NF;
 @finalize:python@
 @@
 import re as _re
+if HANDLERS_OUT and PATCH:
+    with open(HANDLERS_OUT, 'a') as fh:
+        for (file, f), k in sorted(DECIDED.items()):
+            if k and not k.get('wrap'):
+                fh.write('%s %s\n' % (f, '_work' if (file, f) in COLLIDE else 'work'))
 for file, fs in USES.items():
     try:
         with open(file, encoding='utf-8', errors='replace') as fh:
