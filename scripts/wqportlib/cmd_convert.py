@@ -849,8 +849,15 @@ def run(args):
             share_headers(live)
             convert_handlers.prepare(live)
             first = [s for s in live if not s.path.endswith('.h')]
-            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode), first,
-                      progress)
+            # a handler registered in one .c and defined in another is
+            # decided where it is defined, after the files that register it
+            for batch in convert_handlers.plan(first):
+                convert_handlers.give_uses(batch, first)
+                _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode),
+                          batch, progress)
+            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode,
+                                                      '02-work-handler.cocci'),
+                      convert_handlers.decisions(first))
             asked = backptr_requests(live)
             # prototypes of handlers converted in another .c: the headers'
             # pass changes theirs, a .c that declares one gets 08 alone

@@ -1,7 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-"""wqport convert: the prototypes of the work handlers that stage 2 converts.
+"""wqport convert: work handlers across the files of a run.
 
-Stage 2's 02-work-handler.cocci gives a handler the 2.6.20 signature where it
+A handler registered in one .c and defined in another (ipoib_main.c's
+INIT_WORK(&priv->pkey_task, ipoib_pkey_poll, priv->dev), ipoib_pkey_poll()
+in ipoib_ib.c) is decided where it is defined, from every registration of
+the run: plan() orders the .c files so that those that register it pass
+first, each writing its registrations (WQPORT_USES_OUT) instead of
+reporting W105; the defining file's pass reads them (WQPORT_FOREIGN_USES)
+and writes its decision (WQPORT_DECIDED_OUT); decisions() gives those to
+the registering files, whose second pass of 02-work-handler.cocci alone
+(WQPORT_FOREIGN_DECIDED, WQPORT_FOREIGN_ONLY) rewrites the registrations.
+
+The prototypes: stage 2's 02-work-handler.cocci gives a handler the 2.6.20 signature where it
 is defined, and spatch changes that file's prototypes with it.  A prototype
 elsewhere (the driver's header, an extern in another .c of the module, a
 header outside the run) would be left taking void *, and the driver would no
@@ -11,11 +21,160 @@ them, whose pass of 08-handler-prototypes.cocci changes the prototypes; check()
 reports any prototype left disagreeing, and the calls of a converted handler
 from another file of the run, which still pass the old data (W122).
 """
+import json
 import os
 import re
 
 from . import reasons
-from .convert_check import wqport_tq
+from .convert_check import args_of, wqport_tq
+
+_REGISTRATION = re.compile(r'\b(?:(?:INIT|PREPARE)(?:_DELAYED)?_WORK|DECLARE(?:_DELAYED)?_WORK)'
+                           r'\s*\(')
+_DEFINITION = re.compile(r'(?m)^([^\n;{}#()]*)\bvoid\s+(\w+)\s*\([^()]*\)\s*\{')
+
+
+def _text(src):
+    with open(src.work, encoding=src.encoding, errors='replace') as f:
+        return wqport_tq._blank(f.read())
+
+
+def _registered(text):
+    """{handler: [(start, end)]} of the three-argument registrations in text."""
+    out = {}
+    for m in _REGISTRATION.finditer(text):
+        args = args_of(text, m.end() - 1)
+        if len(args) != 3:
+            continue
+        h = re.match(r'^(?:\(\s*[^()]*(?:\([^()]*\)[^()]*)*\)\s*)*&?\s*(\w+)$', args[1])
+        if h:
+            depth, i = 0, m.end() - 1
+            while i < len(text):
+                depth += {'(': 1, ')': -1}.get(text[i], 0)
+                i += 1
+                if depth == 0:
+                    break
+            out.setdefault(h.group(1), []).append((m.start(), i))
+    return out
+
+
+def _defined(text):
+    """{name: static?} of the functions returning void that text defines."""
+    return {m.group(2): 'static' in m.group(1).split() for m in _DEFINITION.finditer(text)}
+
+
+def plan(cfiles):
+    """The .c files in the order of their stage-2 passes, as batches: first
+    those that define no handler another file registers, then the defining
+    files once every file that registers their handlers has passed.  Sets
+    the registering files' WQPORT_FOREIGN (handlers to leave for their
+    definer) and WQPORT_USES_OUT, and each definer's WQPORT_DECIDED_OUT."""
+    texts = {s: _text(s) for s in cfiles}
+    defs = {s: _defined(t) for s, t in texts.items()}
+    users = {}                        # definer -> {handler: [registering files]}
+    for s, t in texts.items():
+        for h in _registered(t):
+            if h in defs[s]:
+                continue
+            owners = [d for d in cfiles if d is not s and defs[d].get(h) is False]
+            if len(owners) == 1:
+                users.setdefault(owners[0], {}).setdefault(h, []).append(s)
+    if not users:
+        return [cfiles]
+    batches = [[s for s in cfiles if s not in users]]
+    done, left = set(batches[0]), [d for d in cfiles if d in users]
+    while left:
+        ready = [d for d in left if all(u in done for us in users[d].values() for u in us)]
+        if not ready:
+            # files that register each other's handlers: the handlers of
+            # the first are decided without the registrations still to come
+            ready = left[:1]
+            users[ready[0]] = {h: us for h, us in users[ready[0]].items()
+                               if all(u in done for u in us)}
+        batches.append(ready)
+        done |= set(ready)
+        left = [d for d in left if d not in ready]
+    for d, hs in users.items():
+        d.env['WQPORT_DECIDED_OUT'] = d.work + '.decided'
+        for h, us in hs.items():
+            for u in us:
+                names = set(u.env.get('WQPORT_FOREIGN', '').split()) | {h}
+                u.env['WQPORT_FOREIGN'] = ' '.join(sorted(names))
+                u.env['WQPORT_USES_OUT'] = u.work + '.uses'
+    return batches
+
+
+def _others(src, names):
+    """{handler: [line]} of the occurrences of each of names in src's stage-2
+    output that are neither three-argument registrations nor prototypes."""
+    text = _text(src)
+    spans = [x for v in _registered(text).values() for x in v]
+    out = {}
+    for n in names:
+        for m in re.finditer(r'\b%s\b' % re.escape(n), text):
+            if any(a <= m.start() < b for a, b in spans):
+                continue
+            start = text.rfind('\n', 0, m.start()) + 1
+            if re.match(r'\s*(?:extern\s+)?void\s*$', text[start:m.start()]):
+                continue
+            out.setdefault(n, []).append(text.count('\n', 0, m.start()) + 1)
+    return out
+
+
+def give_uses(batch, cfiles):
+    """Before a batch of definers passes: the registrations of their
+    handlers that the files before them wrote (WQPORT_FOREIGN_USES)."""
+    for d in batch:
+        if 'WQPORT_DECIDED_OUT' not in d.env:
+            continue
+        mine = {n for n, st in _defined(_text(d)).items() if not st}
+        uses = {}
+        for u in cfiles:
+            names = set(u.env.get('WQPORT_FOREIGN', '').split()) & mine
+            if u is d or not names:
+                continue
+            try:
+                with open(u.work + '.uses') as f:
+                    got = json.load(f)
+            except (OSError, ValueError):
+                got = {}
+            others = _others(u, names)
+            for n in names:
+                e = uses.setdefault(n, {'uses': [], 'others': [], 'files': []})
+                e['uses'] += got.get(n, [])
+                e['others'] += [f'{os.path.basename(u.path)}:{u.back(x)}'
+                                for x in others.get(n, [])]
+                e['files'].append(os.path.basename(u.path))
+        path = d.work + '.foreign.json'
+        with open(path, 'w') as f:
+            json.dump(uses, f)
+        d.env['WQPORT_FOREIGN_USES'] = path
+
+
+def decisions(cfiles):
+    """The registering files whose handlers' definers decided: each gets
+    them (WQPORT_FOREIGN_DECIDED) for its second pass of 02 alone."""
+    decided = {}
+    for d in cfiles:
+        if 'WQPORT_DECIDED_OUT' not in d.env:
+            continue
+        try:
+            with open(d.env['WQPORT_DECIDED_OUT']) as f:
+                for n, k in json.load(f).items():
+                    decided[n] = {'kind': k, 'file': os.path.basename(d.path)}
+        except (OSError, ValueError):
+            pass
+    again = []
+    for u in cfiles:
+        names = set(u.env.get('WQPORT_FOREIGN', '').split())
+        if not names:
+            continue
+        path = u.work + '.decided.json'
+        with open(path, 'w') as f:
+            json.dump({n: decided.get(n, {'kind': None, 'file': None}) for n in names}, f)
+        u.env['WQPORT_FOREIGN_DECIDED'] = path
+        u.env['WQPORT_FOREIGN_ONLY'] = '1'
+        again.append(u)
+    return again
 
 _PROTO = r'(?m)^[^\n;{}#]*\bvoid\s+%s\s*\(([^()]*)\)\s*;'
 # ... one that does not take the work item

@@ -33,6 +33,10 @@
 ///    A handler also called directly or used otherwise stays as it is, and
 ///    a new work function f_work() after it calls it with the data.  A
 ///    handler that never reads its data just loses it.
+/// Under wqport convert, a handler registered in another .c of the run is
+/// decided here, where it is defined, from its registrations there too
+/// (they pass first and hand them over: see FOREIGN below), and those
+/// files then drop the data as this decision says.
 /// The data argument, and any cast on the function (one, or two as in
 /// 2.6.9's tlan.c: `(void *)(void *)f`), then goes from the INIT_WORK/
 /// DECLARE_WORK/PREPARE_WORK calls; prototypes follow; direct calls f(p)
@@ -43,7 +47,7 @@
 /// field (a struct defined in a header outside the run, an item nested in
 /// an inner struct or union, an item initialised inside an expression), work
 /// items that are array elements with separate data, one handler shared by
-/// different items, handlers not defined in the file or used other than as
+/// different items, handlers defined outside the run or used other than as
 /// a work handler, direct calls that pass something else, a handler whose
 /// body uses both `work` and `_work` (otherwise the new parameter is
 /// `_work` when the body says `work`).
@@ -101,6 +105,48 @@ ADD = [tuple(x.split(':')) for x in os.environ.get('WQPORT_BACKPTR_ADD', '').spl
 # for their prototypes in the other files of the run (08-handler-prototypes).
 HANDLERS_OUT = os.environ.get('WQPORT_HANDLERS_OUT')
 PATCH = []
+
+def load_json(path):
+    import json
+    try:
+        with open(path) as fh:
+            return json.load(fh)
+    except (TypeError, IOError, OSError, ValueError):
+        return {}
+
+# A handler registered in one .c and defined in another, under wqport convert
+# (scripts/wqportlib/convert_handlers.py).  The registering file, first:
+# FOREIGN, the handlers it leaves for their definer (no W105), whose
+# registrations it writes to USES_OUT.  The defining file: FOREIGN_USES,
+# {handler: {uses, others, files}} from those files, decided with its own
+# registrations; the decisions go to DECIDED_OUT.  The registering file
+# again, 02 alone: FOREIGN_DECIDED, {handler: {kind, file}}, and
+# FOREIGN_ONLY: nothing else is decided or said in that pass.
+FOREIGN = set(os.environ.get('WQPORT_FOREIGN', '').split())
+USES_OUT = os.environ.get('WQPORT_USES_OUT')
+FOREIGN_USES = load_json(os.environ.get('WQPORT_FOREIGN_USES'))
+DECIDED_OUT = os.environ.get('WQPORT_DECIDED_OUT')
+FOREIGN_DECIDED = load_json(os.environ.get('WQPORT_FOREIGN_DECIDED'))
+FOREIGN_ONLY = bool(os.environ.get('WQPORT_FOREIGN_ONLY'))
+
+def foreign_uses(f, df):
+    """The registrations of f in the other files of the run, as uses
+    said at the definition of f (df)."""
+    return [dict(u, pos=df['pos'], foreign=True)
+            for u in FOREIGN_USES.get(f, {}).get('uses', [])]
+
+def etype_of(file, u):
+    """The type of the container of the item of use u, where the C source
+    tells it."""
+    if u.get('foreign'):
+        return u.get('etype')
+    return ETYPE.get(file, {}).get(key(u['pos']))
+
+def stmt_of(file, u):
+    """Whether use u is a statement of its own."""
+    if u.get('foreign'):
+        return u.get('stmt')
+    return key(u['pos']) in STMT.get(file, set())
 
 def asked_tag(s):
     """Whether a field of struct s is asked for (a header's own run)."""
@@ -237,7 +283,7 @@ def classify(f, u):
                 'element a struct that holds the item and its data, and '
                 'container_of() that' % u['W'], 'W106')
     m = re.match(r'^&(\w+)$', D)
-    if m and m.group(1) in GLOBALS.get(file, {}):
+    if m and m.group(1) in GLOBALS.get(file, {}) and not u.get('foreign'):
         return ('global', m.group(1))
     where = 'the item' if not u['W'] else u['W']
     return ('other', 'data %s of %s is not the structure containing %s: add '
@@ -298,7 +344,7 @@ def is_renamed(f):
 def is_handler_name(f):
     # USES is per file, and CURFILE is not set yet when hdef runs: a name
     # that is a handler in some file seen so far is enough to look further
-    return any(f in u for u in USES.values())
+    return any(f in u for u in USES.values()) or f in FOREIGN_USES
 
 def say(p, wid, msg):
     """Report msg at p once, under its stable ID wid (docs/reasons/)."""
@@ -318,10 +364,35 @@ def decide(file, f):
     """Decision for handler f: dict(kind=...) or None (reported)."""
     if (file, f) in DECIDED:
         return DECIDED[(file, f)]
+    if FOREIGN_ONLY and f not in FOREIGN_DECIDED:
+        DECIDED[(file, f)] = None
+        return None
     d = None
     uses = USES.get(file, {}).get(f, [])
     df = DEFS.get(file, {}).get(f)
+    if df is not None and f in FOREIGN_USES:
+        uses = uses + foreign_uses(f, df)
+        others = FOREIGN_USES[f].get('others', [])
+        if others:
+            say(df['pos'], 'W116', '%s() is also used in %s, not as a work handler: its '
+                'type would change to void (*)(struct work_struct *); convert it and '
+                'that use by hand' % (f, ', '.join(others)))
+            DECIDED[(file, f)] = None
+            return None
     if not uses:
+        DECIDED[(file, f)] = None
+        return None
+    if df is None and f in FOREIGN_DECIDED:
+        k = FOREIGN_DECIDED[f]
+        if not k['kind']:
+            for u in uses:
+                say(u['pos'], 'W105', '%s() is defined in %s, where stage 2 could not '
+                    'convert it for every registration: see the item there, and convert '
+                    'it by hand' % (f, k['file'] or 'another file'))
+        DECIDED[(file, f)] = k['kind']
+        return k['kind']
+    if df is None and f in FOREIGN:
+        # its definer decides, once the registrations of this file are written
         DECIDED[(file, f)] = None
         return None
     if df is None:
@@ -353,7 +424,7 @@ def decide(file, f):
         if isinstance(kind, dict):
             # f itself cannot become the work function (no direct call
             # can pass the item for a back-pointer): a new one calls it
-            if problems(file, f, df, kind):
+            if problems(file, f, df, kind) and not any(u.get('foreign') for u in uses):
                 kind['wrap'] = wrap_name(file, f, df, uses)
                 kind['proto'] = bool(kind['wrap']) and \
                     min(int(u['pos'].line) for u in uses) < int(df['pos'].line)
@@ -396,7 +467,7 @@ def decide(file, f):
     elif conts and not globs and not (nulls and reads):
         flds = set(k[2] for u, k in conts)
         dels = set('DELAYED' in u['macro'] for u, k in conts)
-        types = set(ETYPE.get(file, {}).get(key(u['pos'])) for u, k in conts)
+        types = set(etype_of(file, u) for u, k in conts)
         types.discard(None)
         lt = LOCALT.get(file, {}).get(f)
         pt = df['ptype']
@@ -474,10 +545,10 @@ def backptr(file, f, df, kinds):
     items = set()
     for u, k in kinds:
         it = backptr_item(u['W'])
-        t = ETYPE.get(file, {}).get(key(u['pos']))
+        t = etype_of(file, u)
         if it is None or u['macro'].startswith('DECLARE'):
             return 'the item is not a field of a structure'
-        if key(u['pos']) not in STMT.get(file, set()):
+        if not stmt_of(file, u):
             return '%s is not a statement of its own' % u['macro']
         if not t:
             return 'the type of %s is not known here' % it[0]
@@ -668,6 +739,7 @@ f << ini.f;
 p << ini.p;
 pf << ini.pf;
 @@
+CURFILE[0] = p[0].file
 tbl(USES, p[0].file, {}).setdefault(f, []).append(
     dict(macro=i, W=norm(W), D=norm(D), pos=p[0]))
 known(pf[0])
@@ -708,6 +780,7 @@ D << dec.D;
 f << dec.f;
 pf << dec.pf;
 @@
+CURFILE[0] = pf[0].file
 tbl(USES, pf[0].file, {}).setdefault(f, []).append(
     dict(macro='DECLARE_WORK', W='&' + n, D=norm(D), pos=pf[0]))
 known(pf[0])
@@ -735,6 +808,7 @@ D << ddec.D;
 f << ddec.f;
 pf << ddec.pf;
 @@
+CURFILE[0] = pf[0].file
 tbl(USES, pf[0].file, {}).setdefault(f, []).append(
     dict(macro='DECLARE_DELAYED_WORK', W='&' + n, D=norm(D), pos=pf[0]))
 known(pf[0])
@@ -779,7 +853,7 @@ PT << hdef.PT;
 p << hdef.p;
 @@
 CURFILE[0] = p[0].file
-if f in USES.get(p[0].file, {}):
+if f in USES.get(p[0].file, {}) or f in FOREIGN_USES:
     tbl(DEFS, p[0].file, {})[f] = dict(ptype=PT, param=data, pos=p[0])
     known(p[0])
 
@@ -903,7 +977,7 @@ f << hdef0.f;
 p << hdef0.p;
 @@
 CURFILE[0] = p[0].file
-if f in USES.get(p[0].file, {}) and f not in DEFS.get(p[0].file, {}):
+if (f in USES.get(p[0].file, {}) or f in FOREIGN_USES) and f not in DEFS.get(p[0].file, {}):
     tbl(DEFS, p[0].file, {})[f] = dict(ptype='', param=None, pos=p[0],
                                        noarg=True)
     known(p[0])
@@ -1560,8 +1634,21 @@ import re as _re
 if HANDLERS_OUT and PATCH:
     with open(HANDLERS_OUT, 'a') as fh:
         for (file, f), k in sorted(DECIDED.items()):
-            if k and not k.get('wrap'):
+            if k and not k.get('wrap') and f in DEFS.get(file, {}):
                 fh.write('%s %s\n' % (f, '_work' if (file, f) in COLLIDE else 'work'))
+if USES_OUT and PATCH:
+    import json
+    with open(USES_OUT, 'w') as fh:
+        json.dump(dict((f, [dict(macro=u['macro'], W=u['W'], D=u['D'],
+                                 etype=etype_of(file, u), stmt=stmt_of(file, u))
+                            for u in us])
+                       for file, fs in USES.items() for f, us in fs.items()
+                       if f in FOREIGN), fh)
+if DECIDED_OUT and PATCH:
+    import json
+    with open(DECIDED_OUT, 'w') as fh:
+        json.dump(dict((f, DECIDED.get((file, f)))
+                       for file, fs in DEFS.items() for f in fs if f in FOREIGN_USES), fh)
 for file, fs in USES.items():
     try:
         with open(file, encoding='utf-8', errors='replace') as fh:
@@ -1569,7 +1656,10 @@ for file, fs in USES.items():
     except (IOError, OSError):
         continue
     for f, uses in sorted(fs.items()):
-        if (file, f) in DECIDED or f in DEFS.get(file, {}):
+        if f in FOREIGN_DECIDED and f not in DEFS.get(file, {}):
+            decide(file, f)     # W105 when its definer could not convert it
+            continue
+        if (file, f) in DECIDED or f in DEFS.get(file, {}) or f in FOREIGN or FOREIGN_ONLY:
             continue
         name = _re.escape(f)
         proto = _re.search(r'\bvoid\s+%s\s*\([^;{)]*\)\s*;' % name, text)
