@@ -251,6 +251,28 @@ def struct_def(text, t):
             return tag, tname, body
         body = inner
 
+def same_type(file, a, b):
+    """Whether types a and b are one: the same words, or a struct tag and a
+    typedef name of it (2.6.18 act2000: `typedef struct act2000_card {...}
+    act2000_card;`, the handler taking `struct act2000_card *`), as this
+    file or a header of the run defines them."""
+    a, b = ' '.join(a.split()), ' '.join(b.split())
+    if norm(a) == norm(b):
+        return True
+    text = file_text(file) + ''.join(file_text(h) for h in RUN_HEADERS)
+    for x, y in ((a, b), (b, a)):
+        m = re.match(r'^struct (\w+)$', x)
+        if not m or not re.match(r'^\w+$', y):
+            continue
+        if re.search(r'\btypedef\s+struct\s+%s\s+%s\s*;' % (m.group(1), y), text):
+            return True
+        for d in re.finditer(r'\btypedef\s+struct\s+%s\s*\{' % m.group(1), text):
+            body = braced(text, d.end())
+            end = d.end() + len(body) + 1 if body is not None else 0
+            if body is not None and re.match(r'\s*%s\s*;' % y, text[end:]):
+                return True
+    return False
+
 def backptr_item(W):
     """&E->fld / &E.fld with fld one identifier and E free of side effects:
     (E, sep, fld), else None."""
@@ -491,9 +513,10 @@ def decide(file, f):
         else:
             t = types.pop()
             ok = True
-            if norm(pt) != 'void*' and norm(pt) != norm(t) + '*':
+            if norm(pt) != 'void*' and not (norm(pt).endswith('*') and
+                                            same_type(file, pt.strip()[:-1], t)):
                 ok = False
-            if lt and lt != 'void' and norm(lt) != norm(t):
+            if lt and lt != 'void' and not same_type(file, lt, t):
                 ok = False
             if not ok:
                 for u, k in conts:
@@ -1636,7 +1659,7 @@ if HANDLERS_OUT and PATCH:
         for (file, f), k in sorted(DECIDED.items()):
             if k and not k.get('wrap') and f in DEFS.get(file, {}):
                 fh.write('%s %s\n' % (f, '_work' if (file, f) in COLLIDE else 'work'))
-if USES_OUT and PATCH:
+if USES_OUT and PATCH and not FOREIGN_ONLY:
     import json
     with open(USES_OUT, 'w') as fh:
         json.dump(dict((f, [dict(macro=u['macro'], W=u['W'], D=u['D'],
@@ -1644,7 +1667,7 @@ if USES_OUT and PATCH:
                             for u in us])
                        for file, fs in USES.items() for f, us in fs.items()
                        if f in FOREIGN), fh)
-if DECIDED_OUT and PATCH:
+if DECIDED_OUT and PATCH and not FOREIGN_ONLY:
     import json
     with open(DECIDED_OUT, 'w') as fh:
         json.dump(dict((f, DECIDED.get((file, f)))
