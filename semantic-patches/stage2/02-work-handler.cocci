@@ -763,9 +763,10 @@ p << ini.p;
 pf << ini.pf;
 @@
 CURFILE[0] = p[0].file
-tbl(USES, p[0].file, {}).setdefault(f, []).append(
-    dict(macro=i, W=norm(W), D=norm(D), pos=p[0]))
-known(pf[0])
+if f != 'NULL':     # no handler yet: see the rule on NULL below
+    tbl(USES, p[0].file, {}).setdefault(f, []).append(
+        dict(macro=i, W=norm(W), D=norm(D), pos=p[0]))
+    known(pf[0])
 
 // the uses that are statements of their own: a back-pointer's store can
 // go before them (backptr())
@@ -1476,6 +1477,17 @@ identifier f : script:python() { is_renamed(f) };
 )
  ...>
  }
+
+// an item set up with no handler yet (a later PREPARE_WORK gives it one
+// with its data, 2.6.18 tty_io.c and libata-core.c): its data goes, as
+// 2.6.20 wrote INIT_WORK(&tty->SAK_work, NULL)
+@depends on patch@
+identifier i =~ "^INIT(_DELAYED)?_WORK$";
+expression W, D;
+@@
+ i(W, NULL
+- , D
+ )
 
 // the data argument and the casts on the function go
 @depends on patch@
