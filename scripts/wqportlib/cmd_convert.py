@@ -655,6 +655,13 @@ def finish(src, stages):
             'system one is never allocated (its init function\'s start was not found): '
             f'add {name} = alloc_workqueue("%s", 0, 0, KBUILD_MODNAME) at the start of '
             'the module\'s init function by hand'))
+    for line, name in check.private_wq_undeclared(src.text, out):
+        src.items.append(reasons.Item(
+            src.back(line), stages[-1], 'W202',
+            f'the private workqueue {name} that stage 2 gave the file in place of the '
+            'system one is allocated and used but never declared (no function before its '
+            f'first use was found for the declaration): add static struct workqueue_struct '
+            f'*{name}; before the first function that uses it by hand'))
     cast, other = set(), set(said)
     for line, name in check.handler_casts(out, stages):
         # one item per handler (two registrations can map to one line of

@@ -252,3 +252,18 @@ def private_wq_unallocated(before, after):
         if not re.search(r'\b%s\s*=\s*alloc_workqueue\s*\(' % re.escape(name), after):
             out.append((after.count('\n', 0, m.start()) + 1, name))
     return out
+
+
+def private_wq_undeclared(before, after):
+    """(line, name) of a private workqueue stage 2 allocated (in AFTER, not
+    in BEFORE: `NAME = alloc_workqueue("%s", 0, 0, KBUILD_MODNAME)`) that
+    the output never declares: the file would not build."""
+    out = []
+    for m in re.finditer(r'^\s*(\w+_wq\d*) = alloc_workqueue\("%s", 0, 0, KBUILD_MODNAME\);$',
+                         after, re.M):
+        name = m.group(1)
+        if re.search(r'\b%s\b' % re.escape(name), before) or \
+                re.search(r'\bstruct\s+workqueue_struct\s*\*\s*%s\s*;' % re.escape(name), after):
+            continue
+        out.append((after.count('\n', 0, m.start()) + 1, name))
+    return out

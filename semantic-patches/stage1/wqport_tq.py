@@ -683,11 +683,17 @@ def _line(text, off):
 
 
 def _function_bodies(text):
-    """name -> (start, end) of each function definition, found textually."""
+    """name -> (start, end) of each function definition, found textually:
+    at the top level only (a statement macro in a body, 2.6.18 ipr.c's
+    list_for_each_entry(res, ...) {, is no definition)."""
     bodies = {}
-    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\([^;{}]*\)\s*\{", text):
+    inside = -1
+    # (no # between the name and the brace: 2.6.18 baycom_epp.c's
+    # `#define GETTICK(x)` then `#endif` and the next function is no
+    # definition of GETTICK)
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\([^;{}#]*\)\s*\{", text):
         name = m.group(1)
-        if name in ("if", "while", "for", "switch", "return", "sizeof"):
+        if name in ("if", "while", "for", "switch", "return", "sizeof") or m.start() < inside:
             continue
         # a definition starts its line's statement: the text before it on
         # the previous non-blank characters ends with }, ;, ) or a type word
@@ -695,7 +701,10 @@ def _function_bodies(text):
         if before and before[-1] in "=,(":
             continue
         o = m.end() - 1
-        bodies.setdefault(name, (o, _close(text, o, "{", "}")))
+        end = _close(text, o, "{", "}")
+        bodies.setdefault(name, (o, end))
+        if end < len(text):
+            inside = max(inside, end)
     return bodies
 
 
