@@ -85,11 +85,15 @@ def plan(cfiles):
     while left:
         ready = [d for d in left if all(u in done for us in users[d].values() for u in us)]
         if not ready:
-            # files that register each other's handlers: the handlers of
-            # the first are decided without the registrations still to come
+            # files that register each other's handlers: the first passes
+            # now, and leaves as they are those of its handlers that files
+            # still to come register (W105 there and here)
             ready = left[:1]
+            blocked = sorted(h for h, us in users[ready[0]].items()
+                             if not all(u in done for u in us))
+            ready[0].env['WQPORT_FOREIGN_BLOCKED'] = ' '.join(blocked)
             users[ready[0]] = {h: us for h, us in users[ready[0]].items()
-                               if all(u in done for u in us)}
+                               if h not in blocked}
         batches.append(ready)
         done |= set(ready)
         left = [d for d in left if d not in ready]

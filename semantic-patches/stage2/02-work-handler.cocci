@@ -128,6 +128,9 @@ FOREIGN_USES = load_json(os.environ.get('WQPORT_FOREIGN_USES'))
 DECIDED_OUT = os.environ.get('WQPORT_DECIDED_OUT')
 FOREIGN_DECIDED = load_json(os.environ.get('WQPORT_FOREIGN_DECIDED'))
 FOREIGN_ONLY = bool(os.environ.get('WQPORT_FOREIGN_ONLY'))
+# ... and the handlers of the defining file that a file still to come
+# registers (two files that register each other handlers): left as they are
+FOREIGN_BLOCKED = set(os.environ.get('WQPORT_FOREIGN_BLOCKED', '').split())
 
 def foreign_uses(f, df):
     """The registrations of f in the other files of the run, as uses
@@ -366,7 +369,7 @@ def is_renamed(f):
 def is_handler_name(f):
     # USES is per file, and CURFILE is not set yet when hdef runs: a name
     # that is a handler in some file seen so far is enough to look further
-    return any(f in u for u in USES.values()) or f in FOREIGN_USES
+    return any(f in u for u in USES.values()) or f in FOREIGN_USES or f in FOREIGN_BLOCKED
 
 def say(p, wid, msg):
     """Report msg at p once, under its stable ID wid (docs/reasons/)."""
@@ -392,6 +395,12 @@ def decide(file, f):
     d = None
     uses = USES.get(file, {}).get(f, [])
     df = DEFS.get(file, {}).get(f)
+    if df is not None and f in FOREIGN_BLOCKED:
+        say(df['pos'], 'W105', '%s() is also registered in another file of the run, '
+            'which registers handlers of this file too: stage 2 decides a handler after '
+            'the files that register it, and cannot here; convert it by hand' % f)
+        DECIDED[(file, f)] = None
+        return None
     if df is not None and f in FOREIGN_USES:
         uses = uses + foreign_uses(f, df)
         others = FOREIGN_USES[f].get('others', [])
@@ -877,7 +886,7 @@ PT << hdef.PT;
 p << hdef.p;
 @@
 CURFILE[0] = p[0].file
-if f in USES.get(p[0].file, {}) or f in FOREIGN_USES:
+if f in USES.get(p[0].file, {}) or f in FOREIGN_USES or f in FOREIGN_BLOCKED:
     tbl(DEFS, p[0].file, {})[f] = dict(ptype=PT, param=data, pos=p[0])
     known(p[0])
 
