@@ -982,6 +982,37 @@ p << hcall.p;
 @@
 call(f, p[0], A)
 
+// an item's func compared with the handler (2.6.18 fbcon.c: `if
+// (!info->queue.func || info->queue.func == fb_flashcursor)`): the same
+// comparison holds once both are work functions
+@hcmp@
+identifier hdef.f;
+expression E, E2;
+position p;
+@@
+(
+ E.func == f@p
+|
+ E.func != f@p
+|
+ f@p == E.func
+|
+ f@p != E.func
+|
+ E2->func == f@p
+|
+ E2->func != f@p
+|
+ f@p == E2->func
+|
+ f@p != E2->func
+)
+
+@script:python@
+p << hcmp.p;
+@@
+known(p[0])
+
 @href@
 identifier hdef.f;
 position p;
