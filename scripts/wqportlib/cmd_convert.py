@@ -473,7 +473,8 @@ def stage_pass(src, stage, stages, mode='patch', only=None):
     org, first that mode's output too (src.views)."""
     with open(src.work, errors='replace') as f:
         before = f.read().splitlines()
-    if mode != 'patch':
+    if mode != 'patch' and only is None:
+        # (a pass of one .cocci again, on the stage's output: no view)
         src.views.append(apply_stage(stage, mode, src, only).replace(src.work, src.path))
     for line in apply_stage(stage, 'report', src, only).splitlines():
         m = reasons.REPORT_LINE.match(line)
@@ -823,7 +824,7 @@ def run(args):
     if args.in_place and not args.force:
         check_git_clean(sources)
     stages = STAGES[args.to]
-    handlers = {}
+    groups = []
 
     progress = len(sources) > 3
     with tempfile.TemporaryDirectory(prefix='wqport-convert-') as scratch:
@@ -856,10 +857,11 @@ def run(args):
             share_headers(live)
             convert_handlers.prepare(live)
             first = [s for s in live if not s.path.endswith('.h')]
+            groups = components(live)
             # a handler registered in one .c and defined in another is
             # decided where it is defined, after the files that register it
-            for batch in convert_handlers.plan(first):
-                convert_handlers.give_uses(batch, first)
+            for batch in convert_handlers.plan(groups):
+                convert_handlers.give_uses(batch, groups)
                 _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode),
                           batch, progress)
             _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode,
@@ -868,7 +870,7 @@ def run(args):
             asked = backptr_requests(live)
             # prototypes of handlers converted in another .c: the headers'
             # pass changes theirs, a .c that declares one gets 08 alone
-            handlers, again = convert_handlers.share(live)
+            again = convert_handlers.share(groups)
             _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode,
                                                       '08-handler-prototypes.cocci'), again)
             _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode),
@@ -880,7 +882,8 @@ def run(args):
             else:
                 finish(s, stages)
         verify_types(sources, args.to)
-        convert_handlers.check(sources, handlers)
+        if groups:
+            convert_handlers.check(groups, {os.path.realpath(s.path) for s in sources})
         for s in sources:
             s.items.sort()
 

@@ -11,15 +11,21 @@ and writes its decision (WQPORT_DECIDED_OUT); decisions() gives those to
 the registering files, whose second pass of 02-work-handler.cocci alone
 (WQPORT_FOREIGN_DECIDED, WQPORT_FOREIGN_ONLY) rewrites the registrations.
 
-The prototypes: stage 2's 02-work-handler.cocci gives a handler the 2.6.20 signature where it
-is defined, and spatch changes that file's prototypes with it.  A prototype
+The prototypes: stage 2's 02-work-handler.cocci gives a handler the 2.6.20
+signature where it is defined, and spatch changes that file's prototypes
+with it.  A prototype
 elsewhere (the driver's header, an extern in another .c of the module, a
 header outside the run) would be left taking void *, and the driver would no
 longer build.  Each .c's stage-2 pass writes the handlers it converted
 (WQPORT_HANDLERS_OUT); share() hands their names to the files that declare
 them, whose pass of 08-handler-prototypes.cocci changes the prototypes; check()
-reports any prototype left disagreeing, and the calls of a converted handler
-from another file of the run, which still pass the old data (W122).
+reports any prototype left disagreeing, and the calls and other uses of a
+converted handler from another file of the run (W122).
+
+All of it happens within a group of the run (cmd_convert.components(): the
+files that share a header of the run): a function of another group, or one
+that a file defines itself or declares static, is another function of the
+same name.
 """
 import json
 import os
@@ -31,11 +37,27 @@ from .convert_check import args_of, wqport_tq
 _REGISTRATION = re.compile(r'\b(?:(?:INIT|PREPARE)(?:_DELAYED)?_WORK|DECLARE(?:_DELAYED)?_WORK)'
                            r'\s*\(')
 _DEFINITION = re.compile(r'(?m)^([^\n;{}#()]*)\bvoid\s+(\w+)\s*\([^()]*\)\s*\{')
+# a prototype of NAME that does not take the work item
+_OLD_PROTO = r'(?m)^[^\n;{}#]*\bvoid\s+%s\s*\(((?:(?!work_struct)[^()])*)\)\s*;'
 
 
 def _text(src):
     with open(src.work, encoding=src.encoding, errors='replace') as f:
         return wqport_tq._blank(f.read())
+
+
+def _calls(text, rx):
+    """[(start, end)] of the calls in text whose name and ( rx matches."""
+    out = []
+    for m in rx.finditer(text):
+        depth, i = 0, m.end() - 1
+        while i < len(text):
+            depth += {'(': 1, ')': -1}.get(text[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        out.append((m.start(), i))
+    return out
 
 
 def _registered(text):
@@ -62,18 +84,41 @@ def _defined(text):
     return {m.group(2): 'static' in m.group(1).split() for m in _DEFINITION.finditer(text)}
 
 
-def plan(cfiles):
+def _own(text):
+    """The names text defines or declares static: its own functions, not
+    another file's of the same name."""
+    return set(re.findall(r'(?m)^[^\n;{}#()]*\b(\w+)\s*\([^;{}]*\)\s*\{', text)) | \
+        set(re.findall(r'\bstatic\b[^;{}()=]*\b(\w+)\s*\(', text))
+
+
+def _cfiles(group):
+    return [s for s in group if not s.path.endswith('.h') and not s.refused]
+
+
+def plan(groups):
     """The .c files in the order of their stage-2 passes, as batches: first
-    those that define no handler another file registers, then the defining
-    files once every file that registers their handlers has passed.  Sets
-    the registering files' WQPORT_FOREIGN (handlers to leave for their
-    definer) and WQPORT_USES_OUT, and each definer's WQPORT_DECIDED_OUT."""
+    those that define no handler another file of their group registers,
+    then the defining files once every file that registers their handlers
+    has passed.  Sets the registering files' WQPORT_FOREIGN (handlers to
+    leave for their definer) and WQPORT_USES_OUT, and each definer's
+    WQPORT_DECIDED_OUT."""
+    out = []
+    for group in groups:
+        for i, batch in enumerate(_plan(_cfiles(group))):
+            if i == len(out):
+                out.append([])
+            out[i] += batch
+    return out
+
+
+def _plan(cfiles):
     texts = {s: _text(s) for s in cfiles}
     defs = {s: _defined(t) for s, t in texts.items()}
+    own = {s: _own(t) for s, t in texts.items()}
     users = {}                        # definer -> {handler: [registering files]}
     for s, t in texts.items():
         for h in _registered(t):
-            if h in defs[s]:
+            if h in own[s]:
                 continue
             owners = [d for d in cfiles if d is not s and defs[d].get(h) is False]
             if len(owners) == 1:
@@ -89,11 +134,13 @@ def plan(cfiles):
             # now, and leaves as they are those of its handlers that files
             # still to come register (W105 there and here)
             ready = left[:1]
-            blocked = sorted(h for h, us in users[ready[0]].items()
-                             if not all(u in done for u in us))
-            ready[0].env['WQPORT_FOREIGN_BLOCKED'] = ' '.join(blocked)
-            users[ready[0]] = {h: us for h, us in users[ready[0]].items()
-                               if h not in blocked}
+            blocked = {h: us for h, us in users[ready[0]].items()
+                       if not all(u in done for u in us)}
+            ready[0].env['WQPORT_FOREIGN_BLOCKED'] = ' '.join(sorted(blocked))
+            for h, us in blocked.items():
+                for u in us:
+                    _add(u.env, 'WQPORT_FOREIGN_CYCLE', h)
+            users[ready[0]] = {h: us for h, us in users[ready[0]].items() if h not in blocked}
         batches.append(ready)
         done |= set(ready)
         left = [d for d in left if d not in ready]
@@ -101,57 +148,79 @@ def plan(cfiles):
         d.env['WQPORT_DECIDED_OUT'] = d.work + '.decided'
         for h, us in hs.items():
             for u in us:
-                names = set(u.env.get('WQPORT_FOREIGN', '').split()) | {h}
-                u.env['WQPORT_FOREIGN'] = ' '.join(sorted(names))
+                _add(u.env, 'WQPORT_FOREIGN', h)
                 u.env['WQPORT_USES_OUT'] = u.work + '.uses'
     return batches
 
 
+def _add(env, var, name):
+    env[var] = ' '.join(sorted(set(env.get(var, '').split()) | {name}))
+
+
 def _others(src, names):
-    """{handler: [line]} of the occurrences of each of names in src's stage-2
-    output that are neither three-argument registrations nor prototypes."""
+    """{name: [line]} of the occurrences of each of names in src's work
+    text that are neither three-argument registrations nor prototypes."""
     text = _text(src)
     spans = [x for v in _registered(text).values() for x in v]
     out = {}
     for n in names:
         for m in re.finditer(r'\b%s\b' % re.escape(n), text):
-            if any(a <= m.start() < b for a, b in spans):
-                continue
-            start = text.rfind('\n', 0, m.start()) + 1
-            if re.match(r'\s*(?:extern\s+)?void\s*$', text[start:m.start()]):
+            if any(a <= m.start() < b for a, b in spans) or _is_proto(text, m):
                 continue
             out.setdefault(n, []).append(text.count('\n', 0, m.start()) + 1)
     return out
 
 
-def give_uses(batch, cfiles):
-    """Before a batch of definers passes: the registrations of their
-    handlers that the files before them wrote (WQPORT_FOREIGN_USES)."""
+def _is_proto(text, m):
+    """Whether the name that m matched is declared there: `void NAME(`
+    (extern, static or inline before it) ending in `;`."""
+    start = text.rfind('\n', 0, m.start()) + 1
+    if not re.match(r'(?:\s*(?:extern|static|inline)\b)*\s*void\s*$',
+                    text[start:m.start()]):
+        return False
+    rest = re.match(r'\s*\([^;{}]*\)\s*;', text[m.end():])
+    return rest is not None
+
+
+def give_uses(batch, groups):
+    """Before a batch passes: for each of its files, what the other files of
+    its group do with the handlers it defines (WQPORT_FOREIGN_USES): their
+    registrations (the files before it wrote them) and their other uses (a
+    call, a pointer), which keep a handler from being converted."""
     for d in batch:
-        if 'WQPORT_DECIDED_OUT' not in d.env:
-            continue
-        mine = {n for n, st in _defined(_text(d)).items() if not st}
+        group = [s for s in next(g for g in groups if d in g) if not s.refused]
+        text = _text(d)
+        handlers = {n for n, st in _defined(text).items() if not st}
+        registered = set(_registered(text))
+        for u in group:
+            registered |= set(u.env.get('WQPORT_FOREIGN', '').split()) & handlers
+        handlers &= registered
         uses = {}
-        for u in cfiles:
-            names = set(u.env.get('WQPORT_FOREIGN', '').split()) & mine
+        for u in group:
+            names = handlers - _own(_text(u))
             if u is d or not names:
                 continue
-            try:
-                with open(u.work + '.uses') as f:
-                    got = json.load(f)
-            except (OSError, ValueError):
-                got = {}
+            got = {}
+            if names & set(u.env.get('WQPORT_FOREIGN', '').split()):
+                try:
+                    with open(u.work + '.uses') as f:
+                        got = json.load(f)
+                except (OSError, ValueError):
+                    pass
             others = _others(u, names)
             for n in names:
+                if n not in got and n not in others:
+                    continue
                 e = uses.setdefault(n, {'uses': [], 'others': [], 'files': []})
                 e['uses'] += got.get(n, [])
                 e['others'] += [f'{os.path.basename(u.path)}:{u.back(x)}'
                                 for x in others.get(n, [])]
                 e['files'].append(os.path.basename(u.path))
-        path = d.work + '.foreign.json'
-        with open(path, 'w') as f:
-            json.dump(uses, f)
-        d.env['WQPORT_FOREIGN_USES'] = path
+        if uses:
+            path = d.work + '.foreign.json'
+            with open(path, 'w') as f:
+                json.dump(uses, f)
+            d.env['WQPORT_FOREIGN_USES'] = path
 
 
 def decisions(cfiles):
@@ -180,10 +249,6 @@ def decisions(cfiles):
         again.append(u)
     return again
 
-_PROTO = r'(?m)^[^\n;{}#]*\bvoid\s+%s\s*\(([^()]*)\)\s*;'
-# ... one that does not take the work item
-_OLD_PROTO = r'(?m)^[^\n;{}#]*\bvoid\s+%s\s*\(((?:(?!work_struct)[^()])*)\)\s*;'
-
 
 def _converted(src):
     """{name: parameter name} of the handlers SRC's stage 2 converted that
@@ -191,10 +256,9 @@ def _converted(src):
     try:
         with open(src.work + '.handlers') as f:
             found = dict(line.split() for line in f if len(line.split()) == 2)
-        with open(src.work, encoding=src.encoding, errors='replace') as f:
-            text = wqport_tq._blank(f.read())
     except OSError:
         return {}
+    text = _text(src)
     return {n: p for n, p in found.items()
             if not re.search(r'\bstatic\b[^;{}()]*\b%s\s*\(' % re.escape(n), text)}
 
@@ -206,93 +270,90 @@ def prepare(live):
             s.env['WQPORT_HANDLERS_OUT'] = s.work + '.handlers'
 
 
-def _declares(text, names):
-    return any(re.search(_OLD_PROTO % re.escape(n), text) for n in names)
+def _theirs(groups):
+    """[(file, {name: (parameter, the .c that converted it)})]: for each
+    file of the run, the handlers another .c of its group converted, that
+    it neither defines nor declares static itself."""
+    out = []
+    for group in groups:
+        conv = {s: _converted(s) for s in _cfiles(group)}
+        for s in group:
+            if s.refused:
+                continue
+            own = _own(_text(s))
+            theirs = {n: (p, o) for o, c in conv.items() if o is not s
+                      for n, p in c.items() if n not in own}
+            if theirs:
+                out.append((s, theirs))
+    return out
 
 
-def share(live):
-    """{name: parameter} of every handler the run's .c files converted; each
-    file of the run that declares one of them, defined elsewhere, gets their
-    names for its 08 pass (WQPORT_HANDLERS, WQPORT_HANDLERS_RENAMED).
-    Returns (the names, the .c files that need that pass: the headers have
-    theirs after the .c files anyway)."""
-    names, mine = {}, {}
-    for s in live:
-        if not s.path.endswith('.h'):
-            mine[s] = _converted(s)
-            names.update(mine[s])
+def share(groups):
+    """Each file of the run that declares a handler another .c of its group
+    converted gets its name for its pass of 08 (WQPORT_HANDLERS,
+    WQPORT_HANDLERS_RENAMED).  Returns the .c files that need that pass
+    (the headers have theirs after the .c files anyway)."""
     again = []
-    if not names:
-        return names, again
-    for s in live:
-        theirs = {n: p for n, p in names.items() if n not in mine.get(s, {})}
-        with open(s.work, encoding=s.encoding, errors='replace') as f:
-            text = wqport_tq._blank(f.read())
-        if not theirs or not _declares(text, theirs):
+    for s, theirs in _theirs(groups):
+        text = _text(s)
+        names = {n: p for n, (p, o) in theirs.items()
+                 if re.search(_OLD_PROTO % re.escape(n), text)}
+        if not names:
             continue
-        s.env['WQPORT_HANDLERS'] = ' '.join(sorted(theirs))
-        s.env['WQPORT_HANDLERS_RENAMED'] = ' '.join(sorted(n for n, p in theirs.items()
+        s.env['WQPORT_HANDLERS'] = ' '.join(sorted(names))
+        s.env['WQPORT_HANDLERS_RENAMED'] = ' '.join(sorted(n for n, p in names.items()
                                                            if p == '_work'))
         if not s.path.endswith('.h'):
             again.append(s)
-    return names, again
+    return again
 
 
-def check(sources, names):
+def check(groups, run):
     """W122 for each prototype of a converted handler that still takes
-    something else than the work item: in a file of the run (its output), or
-    in a header outside the run that a .c which converted it includes."""
-    if not names:
-        return
-    run = {os.path.realpath(s.path) for s in sources}
-    for s in sources:
-        if s.refused or s.output is None:
-            continue
+    something else than the work item, and each other use of it, in the
+    other files of its group (their output); and for a prototype in a
+    header outside the run (RUN: the real paths of the run's files) that a
+    .c which converted it includes."""
+    for s, theirs in _theirs(groups):
         text = wqport_tq._blank(s.output.decode(s.encoding, 'replace'))
-        for n in sorted(names):
-            for m in re.finditer(_PROTO % re.escape(n), text):
-                if 'work_struct' in m.group(1):
-                    continue
-                line = text.count('\n', 0, m.start(1)) + 1
-                s.items.append(reasons.Item(
-                    s.back(line), 'stage2', 'W122',
-                    f'{n}() now takes struct work_struct *{names[n]} where it is defined, '
-                    f'but this prototype still takes {" ".join(m.group(1).split())}: '
-                    'make it agree by hand'))
-    owner = {n: s for s in sources if not s.refused and not s.path.endswith('.h')
-             for n in _converted(s)}
-    for s in sources:
-        if s.refused or s.output is None:
-            continue
-        text = wqport_tq._blank(s.output.decode(s.encoding, 'replace'))
-        for n, o in sorted(owner.items(), key=lambda x: x[0]):
-            if o is s:
-                continue
-            for m in re.finditer(r'(?<![\w.>])%s\s*\(' % re.escape(n), text):
-                start = text.rfind('\n', 0, m.start()) + 1
-                if re.match(r'\s*(?:extern\s+)?void\s*$', text[start:m.start()]):
-                    continue          # a prototype: the loop above
+        # a registration, converted or reported already, is no other use
+        spans = _calls(text, _REGISTRATION)
+        for n, (p, o) in sorted(theirs.items()):
+            for m in re.finditer(r'\b%s\b' % re.escape(n), text):
                 line = text.count('\n', 0, m.start()) + 1
+                if any(a <= m.start() < b for a, b in spans):
+                    continue
+                if _is_proto(text, m):
+                    params = re.match(r'\s*\(([^()]*)\)', text[m.end():]).group(1)
+                    if 'work_struct' in params:
+                        continue
+                    what = (f'{n}() now takes struct work_struct *{p} where it is defined '
+                            f'({os.path.basename(o.path)}), but this prototype still takes '
+                            f'{" ".join(params.split())}: make it agree by hand')
+                elif re.match(r'\s*\(', text[m.end():]):
+                    what = (f'direct call of {n}(), which now takes the work item (converted '
+                            f'in {os.path.basename(o.path)}): pass its struct work_struct '
+                            'instead of the old data')
+                else:
+                    what = (f'{n}() is used here as a function of its old type, but it now '
+                            f'takes struct work_struct * (converted in '
+                            f'{os.path.basename(o.path)}): convert this use by hand')
+                s.items.append(reasons.Item(s.back(line), 'stage2', 'W122', what))
+    for group in groups:
+        for s in _cfiles(group):
+            dirs = s.env.get('WQPORT_SEARCH_DIRS', '').split(os.pathsep)
+            conv = _converted(s)
+            for n in sorted(conv):
+                rx = re.compile(_OLD_PROTO % re.escape(n))
+                hdr = wqport_tq.declaring_header(s.path, n, dirs, rx=rx, skip=run)
+                if hdr is None:
+                    continue
+                out = s.output.decode(s.encoding, 'replace')
+                m = re.search(r'(?m)^[^\n;{}#]*\b%s\s*\(\s*struct\s+work_struct\s*\*\s*\w+\s*\)'
+                              r'\s*\{' % re.escape(n), wqport_tq._blank(out))
+                line = out.count('\n', 0, m.start()) + 1 if m else 1
                 s.items.append(reasons.Item(
                     s.back(line), 'stage2', 'W122',
-                    f'direct call of {n}(), which now takes the work item (converted in '
-                    f'{os.path.basename(o.path)}): pass its struct work_struct instead of '
-                    'the old data'))
-    for s in sources:
-        if s.refused or s.path.endswith('.h'):
-            continue
-        dirs = s.env.get('WQPORT_SEARCH_DIRS', '').split(os.pathsep)
-        for n in sorted(_converted(s)):
-            rx = re.compile(_OLD_PROTO % re.escape(n))
-            hdr = wqport_tq.declaring_header(s.path, n, dirs, rx=rx, skip=run)
-            if hdr is None:
-                continue
-            out = s.output.decode(s.encoding, 'replace')
-            m = re.search(r'(?m)^[^\n;{}#]*\b%s\s*\(\s*struct\s+work_struct\s*\*\s*\w+\s*\)'
-                          r'\s*\{' % re.escape(n), wqport_tq._blank(out))
-            line = out.count('\n', 0, m.start()) + 1 if m else 1
-            s.items.append(reasons.Item(
-                s.back(line), 'stage2', 'W122',
-                f'{n}() now takes struct work_struct *{_converted(s)[n]}, but its prototype '
-                f'in {hdr}, outside this run, still takes void *: give that header to the '
-                'same wqport convert run, or change the prototype by hand'))
+                    f'{n}() now takes struct work_struct *{conv[n]}, but its prototype '
+                    f'in {hdr}, outside this run, still takes void *: give that header to the '
+                    'same wqport convert run, or change the prototype by hand'))

@@ -131,12 +131,34 @@ FOREIGN_ONLY = bool(os.environ.get('WQPORT_FOREIGN_ONLY'))
 # ... and the handlers of the defining file that a file still to come
 # registers (two files that register each other handlers): left as they are
 FOREIGN_BLOCKED = set(os.environ.get('WQPORT_FOREIGN_BLOCKED', '').split())
+# ... and, in the registering file, those handlers
+FOREIGN_CYCLE = set(os.environ.get('WQPORT_FOREIGN_CYCLE', '').split())
 
 def foreign_uses(f, df):
     """The registrations of f in the other files of the run, as uses
-    said at the definition of f (df)."""
-    return [dict(u, pos=df['pos'], foreign=True)
-            for u in FOREIGN_USES.get(f, {}).get('uses', [])]
+    said at the definition of f (df).  They were read after rule 1: in
+    report mode, where this file is read before it, their _DELAYED_ goes
+    too, or an item delayed in both would look like two."""
+    out = []
+    for u in FOREIGN_USES.get(f, {}).get('uses', []):
+        u = dict(u, pos=df['pos'], foreign=True)
+        if not PATCH:
+            u['macro'] = u['macro'].replace('_DELAYED', '')
+        out.append(u)
+    return out
+
+def visible(file, t):
+    """Whether struct or typedef t is defined in file or a header of the
+    run that it includes: container_of() needs the whole type."""
+    return struct_def(file_text(file), t) is not None or \
+        any(struct_def(file_text(h), t) is not None for h in RUN_HEADERS)
+
+def local_item(kind, uses):
+    """@kind, with no item for direct calls to pass when one of uses is in
+    another file: that item is not in scope here."""
+    if kind and kind.get('item') and any(u.get('foreign') for u in uses):
+        kind['item'] = None
+    return kind
 
 def etype_of(file, u):
     """The type of the container of the item of use u, where the C source
@@ -422,6 +444,13 @@ def decide(file, f):
                     'it by hand' % (f, k['file'] or 'another file'))
         DECIDED[(file, f)] = k['kind']
         return k['kind']
+    if df is None and f in FOREIGN_CYCLE:
+        for u in uses:
+            say(u['pos'], 'W105', '%s() is defined in another file of the run, which '
+                'registers handlers of this file too: stage 2 decides a handler after the '
+                'files that register it, and cannot here; convert it by hand' % f)
+        DECIDED[(file, f)] = None
+        return None
     if df is None and f in FOREIGN:
         # its definer decides, once the registrations of this file are written
         DECIDED[(file, f)] = None
@@ -446,7 +475,7 @@ def decide(file, f):
                     delayed='DELAYED' in kinds[0][0]['macro'])
         if len(set(u['W'] for u, k in kinds)) != 1:
             kind['item'] = None
-        kind = checked(file, f, df, kind)
+        kind = checked(file, f, df, local_item(kind, uses))
         DECIDED[(file, f)] = kind
         return kind
     why = None
@@ -531,6 +560,11 @@ def decide(file, f):
                 for u, k in conts:
                     say(u['pos'], 'W111', '%s() takes %s but the item lives in %s: '
                         'convert it by hand' % (f, pt, t))
+            elif any(u.get('foreign') for u, k in conts) and not visible(file, t):
+                say(df['pos'], 'W110', '%s() is registered in another file with an item '
+                    'of %s, which is not defined here nor in a header of the run that this '
+                    'file includes: container_of() needs it; convert %s() by hand'
+                    % (f, t, f))
             else:
                 kind = dict(kind='container', T=t, fld=flds.pop(),
                             delayed=dels.pop(), sep=conts[0][1][3])
@@ -563,7 +597,7 @@ def decide(file, f):
         for u, k in kinds:
             say(u['pos'], 'W114', '%s() gets different kinds of data (container, '
                 'global, NULL) or reads a NULL one: convert it by hand' % f)
-    kind = checked(file, f, df, kind) if kind is not None else None
+    kind = checked(file, f, df, local_item(kind, uses)) if kind is not None else None
     DECIDED[(file, f)] = kind
     return kind
 
@@ -1731,7 +1765,7 @@ for file, fs in USES.items():
     except (IOError, OSError):
         continue
     for f, uses in sorted(fs.items()):
-        if f in FOREIGN_DECIDED and f not in DEFS.get(file, {}):
+        if (f in FOREIGN_DECIDED or f in FOREIGN_CYCLE) and f not in DEFS.get(file, {}):
             decide(file, f)     # W105 when its definer could not convert it
             continue
         if (file, f) in DECIDED or f in DEFS.get(file, {}) or f in FOREIGN or FOREIGN_ONLY:

@@ -1,0 +1,2 @@
+#include <linux/workqueue.h>
+void drv_task(void *data);

@@ -1,0 +1,2 @@
+#include <linux/timer.h>
+void reset_task(unsigned long data);
