@@ -688,12 +688,17 @@ def _function_bodies(text):
     list_for_each_entry(res, ...) {, is no definition)."""
     bodies = {}
     inside = -1
-    # (no # between the name and the brace: 2.6.18 baycom_epp.c's
-    # `#define GETTICK(x)` then `#endif` and the next function is no
-    # definition of GETTICK)
-    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\([^;{}#]*\)\s*\{", text):
+    # (one parenthesised list, nested one level at most, with no # in it
+    # and the name on no preprocessor line: 2.6.18 baycom_epp.c's `#define
+    # GETTICK(x)` then `#endif`, isp1301_omap.c's `#define TIMER_JIFFIES
+    # (TIMER_MINUTES * 60 * HZ)`, then the next function, are no
+    # definitions of GETTICK or TIMER_JIFFIES)
+    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\([^;{}#()]*(?:\([^;{}#()]*\)[^;{}#()]*)*\)"
+                         r"\s*\{", text):
         name = m.group(1)
         if name in ("if", "while", "for", "switch", "return", "sizeof") or m.start() < inside:
+            continue
+        if text[text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#"):
             continue
         # a definition starts its line's statement: the text before it on
         # the previous non-blank characters ends with }, ;, ) or a type word
