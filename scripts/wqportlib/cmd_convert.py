@@ -857,7 +857,8 @@ def run(args):
             share_headers(live)
             convert_handlers.prepare(live)
             first = [s for s in live if not s.path.endswith('.h')]
-            groups = components(live)
+            # (every source: a refused header still ties its files together)
+            groups = components(sources)
             # a handler registered in one .c and defined in another is
             # decided where it is defined, after the files that register it
             for batch in convert_handlers.plan(groups):
