@@ -649,20 +649,20 @@ def finish(src, stages):
                 src.back(line), stages[-1], 'W201',
                 f'{what} is left after {" and ".join(stages)}, which did not recognise it '
                 '(a macro around it, a handler through a pointer?): convert it by hand'))
-    for line, name in check.private_wq_unallocated(src.text, out):
-        src.items.append(reasons.Item(
-            src.back(line), stages[-1], 'W202',
-            f'the private workqueue {name} that stage 2 gave the file in place of the '
-            'system one is never allocated (its init function\'s start was not found): '
-            f'add {name} = alloc_workqueue("%s", 0, 0, KBUILD_MODNAME) at the start of '
-            'the module\'s init function by hand'))
-    for line, name in check.private_wq_undeclared(src.text, out):
-        src.items.append(reasons.Item(
-            src.back(line), stages[-1], 'W202',
-            f'the private workqueue {name} that stage 2 gave the file in place of the '
-            'system one is allocated and used but never declared (no function before its '
-            f'first use was found for the declaration): add static struct workqueue_struct '
-            f'*{name}; before the first function that uses it by hand'))
+    for found, what in (
+            (check.private_wq_unallocated,
+             'is never allocated (its init function\'s start was not found): add {0} = '
+             'alloc_workqueue("%s", 0, 0, KBUILD_MODNAME) at the start of the module\'s '
+             'init function by hand'),
+            (check.private_wq_undeclared,
+             'is allocated and used but never declared (no function before its first use '
+             'was found for the declaration): add static struct workqueue_struct *{0}; '
+             'before the first function that uses it by hand')):
+        for line, name in found(src.text, out):
+            src.items.append(reasons.Item(
+                src.back(line), stages[-1], 'W202',
+                f'the private workqueue {name} that stage 2 gave the file in place of the '
+                'system one ' + what.format(name)))
     cast, other = set(), set(said)
     for line, name in check.handler_casts(out, stages):
         # one item per handler (two registrations can map to one line of

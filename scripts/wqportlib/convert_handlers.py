@@ -46,18 +46,20 @@ def _text(src):
         return wqport_tq._blank(f.read())
 
 
+def _end(text, i):
+    """Index just past the parenthesis matching the one at text[i]."""
+    depth = 0
+    while i < len(text):
+        depth += {'(': 1, ')': -1}.get(text[i], 0)
+        i += 1
+        if depth == 0:
+            break
+    return i
+
+
 def _calls(text, rx):
     """[(start, end)] of the calls in text whose name and ( rx matches."""
-    out = []
-    for m in rx.finditer(text):
-        depth, i = 0, m.end() - 1
-        while i < len(text):
-            depth += {'(': 1, ')': -1}.get(text[i], 0)
-            i += 1
-            if depth == 0:
-                break
-        out.append((m.start(), i))
-    return out
+    return [(m.start(), _end(text, m.end() - 1)) for m in rx.finditer(text)]
 
 
 def _registered(text):
@@ -69,13 +71,7 @@ def _registered(text):
             continue
         h = re.match(r'^(?:\(\s*[^()]*(?:\([^()]*\)[^()]*)*\)\s*)*&?\s*(\w+)$', args[1])
         if h:
-            depth, i = 0, m.end() - 1
-            while i < len(text):
-                depth += {'(': 1, ')': -1}.get(text[i], 0)
-                i += 1
-                if depth == 0:
-                    break
-            out.setdefault(h.group(1), []).append((m.start(), i))
+            out.setdefault(h.group(1), []).append((m.start(), _end(text, m.end() - 1)))
     return out
 
 
