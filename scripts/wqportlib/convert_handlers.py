@@ -156,7 +156,11 @@ def _add(env, var, name):
 def _others(src, names):
     """{name: [line]} of the occurrences of each of names in src's work
     text that are neither three-argument registrations nor prototypes."""
-    text = _text(src)
+    return _others_in(_text(src), names)
+
+
+def _others_in(text, names):
+    """_others() of a (blanked) text."""
     spans = [x for v in _registered(text).values() for x in v]
     out = {}
     for n in names:
@@ -170,9 +174,10 @@ def _others(src, names):
 def _is_proto(text, m):
     """Whether the name that m matched is declared there: `void NAME(`
     (extern, static or inline before it) ending in `;`."""
-    start = text.rfind('\n', 0, m.start()) + 1
-    if not re.match(r'(?:\s*(?:extern|static|inline)\b)*\s*void\s*$',
-                    text[start:m.start()]):
+    start = max(text.rfind(c, 0, m.start()) for c in ';{}') + 1
+    before = ' '.join(' '.join(x for x in text[start:m.start()].split('\n')
+                               if not x.lstrip().startswith('#')).split())
+    if not re.match(r'^(?:(?:extern|static|inline) )*void$', before):
         return False
     rest = re.match(r'\s*\([^;{}]*\)\s*;', text[m.end():])
     return rest is not None
