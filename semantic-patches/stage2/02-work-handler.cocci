@@ -318,6 +318,10 @@ def classify(f, u):
         return ('null',)
     if CONST.match(D):
         return ('const', u['D'])
+    if norm(D) == norm(W) and 'DELAYED' not in u['macro'] and (file, f) not in COLLIDE:
+        # the data is the item itself (a handler that queues its own item
+        # again): the work parameter is that pointer
+        return ('const', 'work')
     # the data is the structure that contains the item; that structure may
     # itself be an array element (&d->el[i].w with data &d->el[i]):
     # container_of(work, T, w) recovers the element whatever the index
