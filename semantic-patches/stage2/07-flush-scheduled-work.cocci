@@ -42,12 +42,14 @@ virtual report
 import os
 import re
 GLOBALS = {}   # file -> set of file-scope variable names
+GLOBALLINE = {}  # file -> {name: line of its first declaration}
 ITEMS = {}     # file -> list of (item string, delayed?) in order
 PTYPE = {}     # file -> {item string &p->f: type of *p}
 SIZED = {}     # file -> set of types some sizeof() measures
 UNKNOWN_SIZEOF = set()  # files with a sizeof(expression) of unknown type
 TYPED_SZ = set()
 FIRSTFS = {}   # file -> line of its first flush_scheduled_work()
+FS_FUNCS = {}  # file -> the functions that call flush_scheduled_work()
 UNTYPED_SZ = set()
 CURFILE = [None]
 
@@ -241,6 +243,10 @@ def private(file):
     elif OTHERS:
         res = None, ('%s of this module also use%s the system workqueue: give the module one '
                      'private workqueue by hand' % (', '.join(OTHERS), 's' if len(OTHERS) == 1 else ''))
+    elif in_handler(file):
+        res = None, ('no private workqueue could be given: %s(), a work handler, calls '
+                     'flush_scheduled_work(), and a workqueue flushed from its own work '
+                     'waits for itself' % in_handler(file))
     else:
         try:
             info, whynot = wqport_tq().private_wq(file)
@@ -299,14 +305,67 @@ def is_anchor(f):
 def ret_kind(e):
     return wqport_tq().return_kind(e)
 
+HANDLER_OF = {} # file -> [(item as registered, its handler)]
+
+def own_items(file, fn):
+    """The items whose handler is fn, as plan() names them (single
+    instances resolved); None when fn is the handler of an item plan()
+    could not name (reached through a pointer)."""
+    mine = set()
+    for w, h in HANDLER_OF.get(file, []):
+        if h != fn:
+            continue
+        x = single_instance(file, w)
+        m = re.match(r'^&(\w+)(\.\w+)*$', x)
+        if not m or m.group(1) not in GLOBALS.get(file, set()):
+            return None
+        mine |= {x, x + '.work'}
+    return mine
+
+def site_plan(p):
+    """plan() for the flush_scheduled_work() at p.  In a work handler (2.6
+    ran the rest of the queue by hand when keventd flushed it): not the
+    handler's own items, whose flush from their own handler would wait for
+    itself; None where that cannot be told."""
+    file = p[0].file
+    out, why = plan(file)
+    fn = p[0].current_element
+    mine = own_items(file, fn)
+    if mine is None or (mine and out and out[0].startswith('for ')):
+        return None, ('flush_scheduled_work() in %s(), the work handler of an item it would '
+                      'flush: flushing that from its own handler waits for itself; flush the '
+                      'other items by name there' % fn)
+    if out is not None and mine:
+        out = [a for a in out if a not in mine]
+    # flush_work(&g) needs g declared above the call (a DECLARE_WORK after
+    # the function that flushes it)
+    for a in out or []:
+        m = re.match(r'^(?:for .*?flush_work\(&|&)(\w+)', a, re.S)
+        if m and GLOBALLINE.get(file, {}).get(m.group(1), 0) > int(p[0].line):
+            return None, ('flush_scheduled_work() warns on Linux 6.12: it would become '
+                          'flush_work() of %s, declared below this call: move the '
+                          'declaration above it and convert again' % m.group(1))
+    return out, why
+
+def in_handler(file):
+    """The work handler (of an item the file schedules) that calls
+    flush_scheduled_work(), or None: a private workqueue flushed there
+    would be flushed from its own work."""
+    scheduled = set(x for x, _ in ITEMS.get(file, []))
+    for fn in FS_FUNCS.get(file, []):
+        if any(h == fn and (w in scheduled or single_instance(file, w) in scheduled)
+               for w, h in HANDLER_OF.get(file, [])):
+            return fn
+    return None
+
 def is_loop(p):
-    out, _ = plan(CURFILE[0])
+    out, _ = site_plan(p)
     return bool(out) and out[0].startswith('for ')
 
 def count(p):
-    out, _ = plan(CURFILE[0])
-    if not out or is_loop(p):
-        return 0
+    out, _ = site_plan(p)
+    if out is None or is_loop(p):
+        return -1
     return len(out)
 
 // a new file: forget the previous one (one process may see many files)
@@ -332,6 +391,7 @@ p << gv.p;
 @@
 if p[0].current_element == g:
     GLOBALS.setdefault(p[0].file, set()).add(g)
+    GLOBALLINE.setdefault(p[0].file, {}).setdefault(g, int(p[0].line))
 
 @dw@
 declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
@@ -350,6 +410,51 @@ n << dw.n;
 p << dw.p;
 @@
 GLOBALS.setdefault(p[0].file, set()).add(n)
+GLOBALLINE.setdefault(p[0].file, {}).setdefault(n, int(p[0].line))
+
+// which handler each item has (a flush in a handler must not wait for
+// the handler itself)
+@reg@
+identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
+expression W;
+identifier f;
+position p;
+type CT, CT2;
+@@
+(
+i@p(W, f, ...)
+|
+i@p(W, &f, ...)
+|
+i@p(W, (CT)f, ...)
+|
+i@p(W, (CT)(CT2)f, ...)
+)
+
+@script:python@
+W << reg.W;
+f << reg.f;
+p << reg.p;
+@@
+HANDLER_OF.setdefault(p[0].file, []).append((norm(W), f))
+
+@regd@
+declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
+identifier n, f;
+position p;
+@@
+(
+DECLARE_WORK@p(n, f, ...);
+|
+DECLARE_DELAYED_WORK@p(n, f, ...);
+)
+
+@script:python@
+n << regd.n;
+f << regd.f;
+p << regd.p;
+@@
+HANDLER_OF.setdefault(p[0].file, []).append(('&' + n, f))
 
 @sch@
 expression X, D, C;
@@ -464,26 +569,36 @@ p << fs.p;
 CURFILE[0] = p[0].file
 SEEN.setdefault(p[0].file, set()).add(int(p[0].line))
 FIRSTFS[p[0].file] = min(FIRSTFS.get(p[0].file, 1 << 30), int(p[0].line))
+FS_FUNCS.setdefault(p[0].file, set()).add(p[0].current_element)
 if UNTYPED_SZ - TYPED_SZ:
     UNKNOWN_SIZEOF.add(p[0].file)
 
 @script:python depends on report@
 p << fs.p;
 @@
-out, why = plan(p[0].file)
+out, why = site_plan(p)
 if out is None and private(p[0].file)[0] is None:
-    coccilib.report.print_report(p[0], 'wqport[W121]: ' + why + '; ' + private(p[0].file)[1])
+    whynot = private(p[0].file)[1]
+    coccilib.report.print_report(p[0], 'wqport[W121]: ' + why + ('; ' + whynot if whynot else ''))
 
 @script:python depends on org@
 p << fs.p;
 @@
-out, why = plan(p[0].file)
+out, why = site_plan(p)
 if out is None and private(p[0].file)[0] is None:
-    coccilib.org.print_todo(p[0], 'wqport[W121]: ' + why + '; ' + private(p[0].file)[1])
+    whynot = private(p[0].file)[1]
+    coccilib.org.print_todo(p[0], 'wqport[W121]: ' + why + ('; ' + whynot if whynot else ''))
 
 @depends on context@
 @@
 * flush_scheduled_work();
+
+// in a handler whose own item was the only one: nothing of the driver to
+// wait for (2.6 skipped the running item too)
+@fs0 depends on patch@
+position p : script:python() { count(p) == 0 };
+@@
+- flush_scheduled_work@p();
 
 @fs1 depends on patch@
 position p : script:python() { count(p) == 1 };
@@ -494,7 +609,7 @@ flush_scheduled_work@p();
 p << fs1.p;
 E1;
 @@
-out, _ = plan(CURFILE[0])
+out, _ = site_plan(p)
 coccinelle.E1 = cocci.make_expr(out[0])
 
 @depends on patch@
@@ -514,7 +629,7 @@ p << fs2.p;
 E1;
 E2;
 @@
-out, _ = plan(CURFILE[0])
+out, _ = site_plan(p)
 coccinelle.E1 = cocci.make_expr(out[0])
 coccinelle.E2 = cocci.make_expr(out[1])
 
@@ -537,7 +652,7 @@ E1;
 E2;
 E3;
 @@
-out, _ = plan(CURFILE[0])
+out, _ = site_plan(p)
 coccinelle.E1 = cocci.make_expr(out[0])
 coccinelle.E2 = cocci.make_expr(out[1])
 coccinelle.E3 = cocci.make_expr(out[2])
@@ -562,7 +677,7 @@ flush_scheduled_work@p();
 p << fsa.p;
 S;
 @@
-out, _ = plan(CURFILE[0])
+out, _ = site_plan(p)
 coccinelle.S = cocci.make_stmt(out[0])
 
 @depends on patch@
