@@ -153,14 +153,9 @@ def _add(env, var, name):
     env[var] = ' '.join(sorted(set(env.get(var, '').split()) | {name}))
 
 
-def _others(src, names):
-    """{name: [line]} of the occurrences of each of names in src's work
-    text that are neither three-argument registrations nor prototypes."""
-    return _others_in(_text(src), names)
-
-
 def _others_in(text, names):
-    """_others() of a (blanked) text."""
+    """{name: [line]} of the occurrences of each of names in a (blanked)
+    text that are neither three-argument registrations nor prototypes."""
     spans = [x for v in _registered(text).values() for x in v]
     out = {}
     for n in names:
@@ -188,9 +183,14 @@ def give_uses(batch, groups):
     its group do with the handlers it defines (WQPORT_FOREIGN_USES): their
     registrations (the files before it wrote them) and their other uses (a
     call, a pointer), which keep a handler from being converted."""
+    texts, own = {}, {}             # each file read once per batch
     for d in batch:
         group = [s for s in next(g for g in groups if d in g) if not s.refused]
-        text = _text(d)
+        for u in group:
+            if u not in texts:
+                texts[u] = _text(u)
+                own[u] = _own(texts[u])
+        text = texts[d]
         handlers = {n for n, st in _defined(text).items() if not st}
         registered = set(_registered(text))
         for u in group:
@@ -198,7 +198,7 @@ def give_uses(batch, groups):
         handlers &= registered
         uses = {}
         for u in group:
-            names = handlers - _own(_text(u))
+            names = handlers - own[u]
             if u is d or not names:
                 continue
             got = {}
@@ -208,7 +208,7 @@ def give_uses(batch, groups):
                         got = json.load(f)
                 except (OSError, ValueError):
                     pass
-            others = _others(u, names)
+            others = _others_in(texts[u], names)
             for n in names:
                 if n not in got and n not in others:
                     continue
@@ -278,6 +278,8 @@ def _theirs(groups):
     out = []
     for group in groups:
         conv = {s: _converted(s) for s in _cfiles(group)}
+        if not any(conv.values()):
+            continue
         for s in group:
             if s.refused:
                 continue
