@@ -281,9 +281,9 @@ def _theirs(groups):
         if not any(conv.values()):
             continue
         for s in group:
-            if s.refused:
-                continue
-            own = _own(_text(s))
+            # (a refused file is read as it is: its prototypes count too)
+            own = _own(wqport_tq._blank(s.data.decode(s.encoding, 'replace'))
+                       if s.refused else _text(s))
             theirs = {n: (p, o) for o, c in conv.items() if o is not s
                       for n, p in c.items() if n not in own}
             if theirs:
@@ -298,6 +298,8 @@ def share(groups):
     (the headers have theirs after the .c files anyway)."""
     again = []
     for s, theirs in _theirs(groups):
+        if s.refused:
+            continue
         text = _text(s)
         names = {n: p for n, (p, o) in theirs.items()
                  if re.search(_OLD_PROTO % re.escape(n), text)}

@@ -149,7 +149,10 @@ def foreign_uses(f, df):
 
 def visible(file, t):
     """Whether struct or typedef t is defined in file or a header of the
-    run that it includes: container_of() needs the whole type."""
+    run that it includes: container_of() needs the whole type.  (Not
+    seen, it may still come from a header outside the run, as it does to
+    the registering file: decide() takes it so when the registering file
+    does not define it itself and the handler reads its data as a t.)"""
     return struct_def(file_text(file), t) is not None or \
         any(struct_def(file_text(h), t) is not None for h in RUN_HEADERS)
 
@@ -564,7 +567,8 @@ def decide(file, f):
                 for u, k in conts:
                     say(u['pos'], 'W111', '%s() takes %s but the item lives in %s: '
                         'convert it by hand' % (f, pt, t))
-            elif any(u.get('foreign') for u, k in conts) and not visible(file, t):
+            elif any(u.get('foreign') for u, k in conts) and not visible(file, t) and \
+                    (any(u.get('tdef') for u, k in conts) or not (lt and lt != 'void')):
                 say(df['pos'], 'W110', '%s() is registered in another file with an item '
                     'of %s, which is not defined here nor in a header of the run that this '
                     'file includes: container_of() needs it; convert %s() by hand'
@@ -1753,7 +1757,9 @@ if USES_OUT and PATCH and not FOREIGN_ONLY:
     import json
     with open(USES_OUT, 'w') as fh:
         json.dump(dict((f, [dict(macro=u['macro'], W=u['W'], D=u['D'],
-                                 etype=etype_of(file, u), stmt=stmt_of(file, u))
+                                 etype=etype_of(file, u), stmt=stmt_of(file, u),
+                                 tdef=bool(etype_of(file, u)) and
+                                 struct_def(file_text(file), etype_of(file, u)) is not None)
                             for u in us])
                        for file, fs in USES.items() for f, us in fs.items()
                        if f in FOREIGN), fh)
