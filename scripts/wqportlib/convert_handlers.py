@@ -83,7 +83,7 @@ def _defined(text):
 def _own(text):
     """The names text defines or declares static: its own functions, not
     another file's of the same name."""
-    return set(re.findall(r'(?m)^[^\n;{}#()]*\b(\w+)\s*\([^;{}]*\)\s*\{', text)) | \
+    return set(wqport_tq._function_bodies(text)) | \
         set(re.findall(r'\bstatic\b[^;{}()=]*\b(\w+)\s*\(', text))
 
 
