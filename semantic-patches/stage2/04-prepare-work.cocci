@@ -6,8 +6,13 @@
 /// the function of an item that may be pending or running is racy.
 /// PREPARE_WORK(w, f) (and PREPARE_DELAYED_WORK) becomes INIT_WORK(w, f)
 /// (INIT_DELAYED_WORK) where the item provably cannot be queued at that point:
-///  - nothing else in the file initialises the item (no INIT_*WORK or
-///    DECLARE_*WORK of it): PREPARE_WORK was its initialisation;
+///  - PREPARE_WORK was its initialisation: nothing else in the file
+///    initialises the item (no INIT_*WORK or DECLARE_*WORK of it), no other
+///    PREPARE_*WORK of it, and the function of this one is no work handler
+///    and queues the item nowhere (a probe or open function: 2.6's
+///    `PREPARE_WORK(&w, f, d); queue_work(q, &w);` on an interrupt path
+///    would re-initialise a pending item, whose list entry INIT_WORK resets:
+///    a corrupted worklist, where PREPARE_WORK only changed the function);
 ///  - the same function initialised it with INIT_*WORK earlier, on every path,
 ///    and did not queue it in between;
 ///  - idle after a flush: the item is not delayed, is queued in the file only
@@ -46,6 +51,7 @@ NOINIT = set()  # ... that a path from the start of the function reaches
                 # from the INIT): not safe
 IDLE_CAND = set()  # PREPAREs whose item is queued only here, on one queue
 IDLE_BAD = set()   # ... that have a path to them without a flush
+PREPS = {}      # file -> {item key: number of its PREPARE_*WORK}
 
 def is_safe(p):
     return (p[0].file, p[0].line, p[0].column) in SAFE
@@ -154,8 +160,8 @@ if k in AFTER_INIT and k not in NOINIT:
 W << pw.W;
 p << pw.p;
 @@
-if item_key(W) not in INITS.get(p[0].file, set()):
-    SAFE.add((p[0].file, p[0].line, p[0].column))
+c = PREPS.setdefault(p[0].file, {})
+c[item_key(W)] = c.get(item_key(W), 0) + 1
 
 // ---- idle after a flush: every queueing of the item in the file is
 // queue_work(Q, item) with one Q, all in the function of the PREPARE_WORK,
@@ -246,6 +252,18 @@ p << qa.p;
 @@
 QUEUES.setdefault(p[0].file, {}).setdefault(item_key(X), []).append(
     (p[0].line, p[0].column, p[0].current_element))
+
+// PREPARE_WORK as the item's initialisation (see the head)
+@script:python@
+W << pw.W;
+p << pw.p;
+@@
+fl, k, fn = p[0].file, item_key(W), p[0].current_element
+if k not in INITS.get(fl, set()) and PREPS.get(fl, {}).get(k) == 1 and \
+        fn not in HANDLERS and \
+        not any(f == fn and (l, c) != (p[0].line, p[0].column)
+                for (l, c, f) in QUEUES.get(fl, {}).get(k, [])):
+    SAFE.add((fl, p[0].line, p[0].column))
 
 @qw@
 expression X, Q;

@@ -1,5 +1,6 @@
 /* Rule 6: PREPARE_WORK -> INIT_WORK where the item cannot be queued;
- * reported where it may be. */
+ * reported where it may be: step, and once, prepared and queued by one
+ * function, which may run again while it is pending. */
 #include <linux/workqueue.h>
 
 struct sm {
