@@ -551,15 +551,23 @@ def share_facts(sources):
                 calls.setdefault(fn, []).extend(ok)
         ok = {fn for fn in wrappers if calls.get(fn) and all(calls[fn])}
         for s in group:
-            delayed, bad = set(), set()
+            delayed, bad, types, untyped = set(), set(), set(), set()
             for t in group:
                 mine = set(t.facts.get('delayed', []))
                 for fn, names in t.facts.get('wkeys', {}).items():
                     if fn in ok:          # what the wrappers are given is delayed
                         mine |= set(names)
+                        untyped |= {n for n in names if t is s or sc.shared(n, s, t)}
                 delayed |= {n for n in mine if t is s or sc.shared(n, s, t)}
                 bad |= {n for n in t.facts.get('bad', []) if t is s or sc.shared(n, s, t)}
+                # the structures of the delayed fields, where the uses tell
+                types |= {f'{n}/{ty.replace(" ", "+")}'
+                          for n, tys in t.facts.get('dtypes', {}).items() for ty in tys
+                          if t is s or sc.shared(n, s, t)}
+                untyped |= {n for n in t.facts.get('untyped', []) if t is s or sc.shared(n, s, t)}
             s.env['WQPORT_DELAYED'] = ' '.join(sorted(delayed))
+            s.env['WQPORT_DELAYED_TYPES'] = ' '.join(sorted(types))
+            s.env['WQPORT_UNTYPED'] = ' '.join(sorted(untyped))
             s.env['WQPORT_NOT_DELAYED'] = ' '.join(sorted(bad))
             s.env['WQPORT_WRAPPERS'] = ' '.join(sorted(f'{fn}:{wrappers[fn]}' for fn in ok))
             s.env['WQPORT_DECLARED'] = ' '.join(sorted(sc.names(s)))

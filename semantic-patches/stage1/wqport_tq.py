@@ -767,10 +767,18 @@ def declaring_header(path, name, dirs, rx=None, skip=()):
     among those path includes, found beside it or under dirs (a wqport
     convert run's -I), as "<NAME>" or "NAME"; None if none does.  Headers
     whose real path is in skip are read for their includes only."""
-    seen, todo = set(), [(path, None)]
     if rx is None:
         rx = re.compile(r"\bstruct\s+(?:tq_struct|work_struct|delayed_work)\s+[^;{}()]*\b%s\b"
                         % re.escape(name))
+    found = header_matching(path, rx, dirs, skip)
+    return found[1] if found else None
+
+
+def header_matching(path, rx, dirs, skip=()):
+    """(file, "<NAME>" or "NAME") of the first header that path includes,
+    directly or not, whose text (comments and strings blanked) rx finds:
+    beside the includer or under dirs; None if none."""
+    seen, todo = set(), [(path, None)]
     while todo:
         cur, shown = todo.pop(0)
         try:
@@ -779,7 +787,7 @@ def declaring_header(path, name, dirs, rx=None, skip=()):
         except (IOError, OSError):
             continue
         if shown and os.path.realpath(cur) not in skip and rx.search(_blank(text)):
-            return shown
+            return cur, shown
         for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', text, re.M):
             n = m.group(1) or m.group(2)
             cands = ([os.path.join(os.path.dirname(cur), n)] if m.group(1) else []) + \

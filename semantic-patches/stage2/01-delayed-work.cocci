@@ -16,9 +16,13 @@
 ///
 /// The data argument stays (02-work-handler.cocci removes it).  An item is
 /// recognised by its field or variable name (&p->name, &s.name, &name,
-/// &p->name[i]).  It is left alone and reported when it is used in any other
-/// way (passed on as a struct work_struct *, its members touched), and so is a
-/// delayed call on an item reached through a pointer.
+/// &p->name[i]) and, for a field, by the structure that holds it where the
+/// C source tells its type at every use of the name (2.6.18's shpchp: struct
+/// slot's work is delayed, struct event_info's work is not); where one use
+/// does not tell, every field of that name is taken as one item.  It is left
+/// alone and reported when it is used in any other way (passed on as a
+/// struct work_struct *, its members touched), and so is a delayed call on
+/// an item reached through a pointer.
 ///
 /// A driver's wrapper of a delayed call, a function whose struct work_struct *
 /// parameter it hands to queue_delayed_work() and the like, counts as a
@@ -28,7 +32,10 @@
 ///
 /// Run by wqport convert, over several files: $WQPORT_DELAYED names items
 /// that another file of the run uses with delayed calls, $WQPORT_NOT_DELAYED
-/// those another file hands on as a plain work_struct, $WQPORT_WRAPPERS the
+/// those another file hands on as a plain work_struct ($WQPORT_DELAYED_TYPES
+/// NAME/STRUCT the structures of the delayed fields, struct tag's space a
+/// '+', and $WQPORT_UNTYPED the field names some use of which does not tell
+/// its structure), $WQPORT_WRAPPERS the
 /// wrappers (NAME:INDEX of the parameter) of the run, $WQPORT_DECLARED the
 /// items the run's files declare: an item declared in none of them (a
 /// header outside the run) is reported, not converted.  In report mode,
@@ -64,6 +71,11 @@ WRAPARGS = {}   # file -> set of (line, item) passed to a wrapper
 POINTERS = []   # (position, item, function) of delayed calls through a pointer
 DECLARED = {}   # file -> set of item names declared in the file
 FIRST = {}      # file -> {key: position of its first delayed call}
+TYPED = {}      # (file, line, base, field) -> the structure of base->field / base.field
+DTYPES = {}     # file -> {field: set of structures of its delayed uses (None: not told)}
+UNTYPED = {}    # file -> set of field names some use of which does not tell its structure
+USES = []       # (item, position, delayed?) of this file's work calls
+WORKFIELDS = set()  # the field names of this file's work calls
 
 import os
 def env_names(var):
@@ -71,6 +83,11 @@ def env_names(var):
 RUN_DELAYED = env_names("WQPORT_DELAYED")
 RUN_BAD = env_names("WQPORT_NOT_DELAYED")
 RUN_DECLARED = env_names("WQPORT_DECLARED")
+RUN_UNTYPED = env_names("WQPORT_UNTYPED")
+RUN_DTYPES = {}
+for w in env_names("WQPORT_DELAYED_TYPES"):
+    n, _, t = w.partition("/")
+    RUN_DTYPES.setdefault(n, set()).add(t.replace("+", " ") if t != "?" else None)
 def env_wrappers(var):
     out = {}
     for w in env_names(var):
@@ -113,8 +130,49 @@ def say(p, wid, msg):
         import coccilib.org
         coccilib.org.print_todo(p, msg)
 
-def delayed(k):
-    return k is not None and (k in DELAYED.get(CURFILE[0], set()) or k[1] in RUN_DELAYED)
+STRUCT = re.compile(r'^struct \w+$')
+
+def tname(t):
+    """A structure type as the facts keep it: `struct tag`, else None (a
+    typedef name does not say which struct tag it is)."""
+    t = ' '.join(t.split()) if t else None
+    return t if t and STRUCT.match(t) else None
+
+def use_type(x, line):
+    """The structure holding field item x used at line, where the C source
+    tells it (None: not a field, or not told)."""
+    x = norm(x)
+    if x.startswith('&(') and x.endswith(')'):
+        x = '&' + x[2:-1]
+    m = re.match(r'^&(.+)(->|\.)(\w+)(\[[^\]]*\])?$', x)
+    if not m:
+        return None
+    return TYPED.get((CURFILE[0], str(line), m.group(1), m.group(3)))
+
+def dtypes(name):
+    """The structures whose field name is used with a delayed call, in this
+    file and the run (None: a use that does not tell)."""
+    out = set(DTYPES.get(CURFILE[0], {}).get(name, set())) | RUN_DTYPES.get(name, set())
+    if name in RUN_DELAYED and name not in RUN_DTYPES:
+        out.add(None)
+    return out
+
+def by_name(name):
+    """Whether every field called name is one item (some use does not tell
+    its structure, here or in the run)."""
+    return None in dtypes(name) or name in UNTYPED.get(CURFILE[0], set()) or \
+        name in RUN_UNTYPED
+
+def delayed(k, t=None):
+    """Whether item k (of structure t, a field's where known) is delayed."""
+    if k is None:
+        return False
+    if k[0] == 'var':
+        return k in DELAYED.get(CURFILE[0], set()) or k[1] in RUN_DELAYED
+    ds = dtypes(k[1])
+    if not ds:
+        return False
+    return by_name(k[1]) or t is None or t in ds
 
 def bad(k):
     return k in BAD.get(CURFILE[0], set()) or k[1] in RUN_BAD
@@ -183,16 +241,39 @@ def is_wrapper_name(f):
     return (f in RUN_WRAPPERS or f in WRAPDEF.get(CURFILE[0], {}) or
             (FACTS is not None and (f in PROTOS.get(CURFILE[0], {}) or f in RUN_CANDIDATES)))
 
-def is_ditem(x):
-    return delayed(item_key(x))
+def is_ditem(x, p):
+    return delayed(item_key(x), use_type(x, p[0].line))
 
-def is_ok_item(x):
+def is_ok_item(x, p):
     k = item_key(x)
-    return delayed(k) and not bad(k)
+    return delayed(k, use_type(x, p[0].line)) and not bad(k)
 
-def is_ok_field(f):
+def is_ok_field(f, t):
+    """Field f of the structure t declares is a delayed item."""
     k = ('field', f)
-    return delayed(k) and not bad(k)
+    return delayed(k, tname(t)) and not bad(k)
+
+def use(x, px, is_delayed):
+    """A use of item x at px with a work call, for fact_use() once the
+    structures of the fields it names are known."""
+    USES.append((x, px, is_delayed))
+    k = item_key(x)
+    if k is not None and k[0] == 'field':
+        WORKFIELDS.add(k[1])
+
+def is_workfield(f):
+    return f in WORKFIELDS
+
+def fact_use(x, px, is_delayed):
+    """A use of item x at px with a work call: what its structure tells."""
+    k = item_key(x)
+    if k is None or k[0] != 'field':
+        return
+    t = tname(use_type(x, px.line))
+    if t is None:
+        UNTYPED.setdefault(px.file, set()).add(k[1])
+    if is_delayed:
+        DTYPES.setdefault(px.file, {}).setdefault(k[1], set()).add(t)
 
 def is_ok_var(v):
     k = ('var', v)
@@ -273,6 +354,31 @@ p << ddecl.p;
 @@
 DECLARED.setdefault(p[0].file, set()).add(n)
 
+// a field of a structure known by a typedef name only: its uses cannot
+// tell it from another structure's field of the same name
+@tdecl@
+identifier fld;
+type T;
+position p;
+@@
+(
+T { ...
+ struct work_struct fld@p;
+ ... };
+|
+T { ...
+ struct work_struct fld@p[...];
+ ... };
+)
+
+@script:python@
+fld << tdecl.fld;
+T << tdecl.T;
+p << tdecl.p;
+@@
+if tname(T) is None:
+    UNTYPED.setdefault(p[0].file, set()).add(fld)
+
 // wrappers of delayed calls: a function with a struct work_struct *
 // parameter (dcall below tells whether it hands it to a delayed call)
 @wrap@
@@ -314,29 +420,31 @@ PROTOS.setdefault(pw[0].file, {}).setdefault(fn, int(n))
 
 @dcall@
 expression X, wq, d, cpu;
-position p;
+position p, px;
 @@
 (
-schedule_delayed_work@p(X, d)
+schedule_delayed_work@p(X@px, d)
 |
-queue_delayed_work@p(wq, X, d)
+queue_delayed_work@p(wq, X@px, d)
 |
-schedule_delayed_work_on@p(cpu, X, d)
+schedule_delayed_work_on@p(cpu, X@px, d)
 |
-queue_delayed_work_on@p(cpu, wq, X, d)
+queue_delayed_work_on@p(cpu, wq, X@px, d)
 |
-cancel_delayed_work@p(X)
+cancel_delayed_work@p(X@px)
 |
-cancel_rearming_delayed_work@p(X)
+cancel_rearming_delayed_work@p(X@px)
 |
-cancel_rearming_delayed_workqueue@p(wq, X)
+cancel_rearming_delayed_workqueue@p(wq, X@px)
 )
 
 @script:python@
 X << dcall.X;
 p << dcall.p;
+px << dcall.px;
 @@
 CURFILE[0] = p[0].file
+use(X, px[0], True)
 k = item_key(X)
 if k is None:
     c = CANDIDATES.get(p[0].file, {}).get(p[0].current_element)
@@ -346,6 +454,71 @@ if k is None:
 else:
     DELAYED.setdefault(p[0].file, set()).add(k)
     FIRST.setdefault(p[0].file, {}).setdefault(k, p[0])
+
+// the other work calls on an item: does each tell its structure?
+@pcall@
+expression X, wq;
+identifier i =~ "^(INIT|PREPARE)_WORK$";
+position px;
+@@
+(
+i(X@px, ...)
+|
+queue_work(wq, X@px)
+|
+schedule_work(X@px)
+|
+work_pending(X@px)
+)
+
+@script:python@
+X << pcall.X;
+px << pcall.px;
+@@
+CURFILE[0] = px[0].file
+use(X, px[0], False)
+
+// the structure of each base->field and base.field of a field used with a
+// work call, where the C source tells it: a field item is told apart from
+// another structure's field of the same name by it
+@ity@
+type T;
+T *E;
+identifier fld : script:python() { is_workfield(fld) };
+position p;
+@@
+E@p->fld
+
+@script:python@
+T << ity.T;
+E << ity.E;
+fld << ity.fld;
+p << ity.p;
+@@
+TYPED[(p[0].file, p[0].line, norm(E), fld)] = ' '.join(T.split())
+
+@itys@
+type T;
+T S;
+identifier fld : script:python() { is_workfield(fld) };
+position p;
+@@
+S@p.fld
+
+@script:python@
+T << itys.T;
+S << itys.S;
+fld << itys.fld;
+p << itys.p;
+@@
+TYPED[(p[0].file, p[0].line, norm(S), fld)] = ' '.join(T.split())
+
+@script:python@
+@@
+for x, px, d in USES:
+    fact_use(x, px, d)
+del USES[:]
+WORKFIELDS.clear()
 
 // a call of a wrapper: a delayed call on what it passes (one rule for
 // each place the work parameter can have)
@@ -415,6 +588,8 @@ if f is not None:
     for fn, k, p in WRAPKEYS.get(f, []):
         if ok_wrapper(fn):
             DELAYED.setdefault(f, set()).add(k)
+            if k[0] == 'field':
+                DTYPES.setdefault(f, {}).setdefault(k[1], set()).add(None)
             FIRST.setdefault(f, {}).setdefault(k, p)
     for p, X, fn in POINTERS:
         if p.file == f and not (ok_wrapper(fn) and
@@ -439,7 +614,7 @@ if f is not None:
 
 // uses of a delayed item that this patch knows how to carry over
 @known@
-expression X : script:python() { is_ditem(X) };
+expression X;
 expression wq, d, cpu;
 identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
 position p;
@@ -473,13 +648,15 @@ cancel_rearming_delayed_workqueue(wq, X@p)
 )
 
 @script:python@
+X << known.X;
 p << known.p;
 @@
-KNOWN.setdefault(p[0].file, set()).add((p[0].line, p[0].column))
+if is_ditem(X, p):
+    KNOWN.setdefault(p[0].file, set()).add((p[0].line, p[0].column))
 
 @anyuse@
-expression X : script:python() { is_ditem(X) };
-position p;
+expression X;
+position p : script:python(X) { is_ditem(X, p) };
 @@
 X@p
 
@@ -500,40 +677,49 @@ if (p[0].line, p[0].column) not in KNOWN.get(p[0].file, set()) and \
 identifier fld : script:python() { is_dfield(fld) };
 identifier m;
 expression E;
-position p;
+position p, pe;
 @@
 (
-E->fld.m@p
+E@pe->fld.m@p
 |
-E.fld.m@p
+E@pe.fld.m@p
 )
 
 @script:python@
 fld << member.fld;
 m << member.m;
+E << member.E;
 p << member.p;
+pe << member.pe;
 @@
-BAD.setdefault(p[0].file, set()).add(('field', fld))
-say(p[0], 'W104', 'member %s of work item %s is used directly: %s is not converted '
-    'to struct delayed_work; convert it by hand' % (m, fld, fld))
+# not when the source tells that E->fld is another structure field of
+# the name (2.6.18 infiniband cm.c: timewait_info->work is a struct cm_work)
+t = TYPED.get((pe[0].file, pe[0].line, norm(E), fld))
+if delayed(('field', fld), tname(t)):
+    BAD.setdefault(p[0].file, set()).add(('field', fld))
+    say(p[0], 'W104', 'member %s of work item %s is used directly: %s is not converted '
+        'to struct delayed_work; convert it by hand' % (m, fld, fld))
 
 // --------------------------------------------------------------- context
 
 @depends on context@
-expression X : script:python() { is_ok_item(X) };
+expression X;
+position p : script:python(X) { is_ok_item(X, p) };
 expression wq;
 @@
-(
-* queue_work(wq, X)
-|
-* schedule_work(X)
-)
+* queue_work(wq, X@p)
+
+@depends on context@
+expression X;
+position p : script:python(X) { is_ok_item(X, p) };
+@@
+* schedule_work(X@p)
 
 // ----------------------------------------------------------------- patch
 
 @depends on patch@
-identifier fld : script:python() { is_ok_field(fld) };
 type T;
+identifier fld : script:python(T) { is_ok_field(fld, T) };
 @@
 T { ...
  struct
@@ -543,8 +729,8 @@ T { ...
  ... };
 
 @depends on patch@
-identifier fld : script:python() { is_ok_field(fld) };
 type T;
+identifier fld : script:python(T) { is_ok_field(fld, T) };
 expression N;
 @@
 T { ...
@@ -579,26 +765,42 @@ expression list es;
 + DECLARE_DELAYED_WORK(v, es);
 
 @depends on patch@
-expression X : script:python() { is_ok_item(X) };
-expression wq;
+expression X;
+position p : script:python(X) { is_ok_item(X, p) };
 expression list es;
 @@
-(
-- INIT_WORK(X, es)
+- INIT_WORK(X@p, es)
 + INIT_DELAYED_WORK(X, es)
-|
-- PREPARE_WORK(X, es)
+
+@depends on patch@
+expression X;
+position p : script:python(X) { is_ok_item(X, p) };
+expression list es;
+@@
+- PREPARE_WORK(X@p, es)
 + PREPARE_DELAYED_WORK(X, es)
-|
-- queue_work(wq, X)
+
+@depends on patch@
+expression X;
+position p : script:python(X) { is_ok_item(X, p) };
+expression wq;
+@@
+- queue_work(wq, X@p)
 + queue_delayed_work(wq, X, 0)
-|
-- schedule_work(X)
+
+@depends on patch@
+expression X;
+position p : script:python(X) { is_ok_item(X, p) };
+@@
+- schedule_work(X@p)
 + schedule_delayed_work(X, 0)
-|
-- work_pending(X)
+
+@depends on patch@
+expression X;
+position p : script:python(X) { is_ok_item(X, p) };
+@@
+- work_pending(X@p)
 + delayed_work_pending(X)
-)
 
 // a wrapper's parameter, in its definition and its prototypes
 @depends on patch@
@@ -635,8 +837,13 @@ T fn(...,
 if FACTS:
     import json
     out = dict(delayed=[], bad=[], wrappers={}, wcalls={}, wkeys={}, declared=[])
-    for f in set(DELAYED) | set(WRAPDEF) | set(WRAPCALLS) | set(DECLARED) | set(BAD):
+    for f in set(DELAYED) | set(WRAPDEF) | set(WRAPCALLS) | set(DECLARED) | set(BAD) | \
+            set(DTYPES) | set(UNTYPED):
         out["delayed"] += sorted(k[1] for k in DELAYED.get(f, set()))
+        for n, ts in DTYPES.get(f, {}).items():
+            out.setdefault("dtypes", {}).setdefault(n, []).extend(
+                sorted(t or "?" for t in ts))
+        out.setdefault("untyped", []).extend(sorted(UNTYPED.get(f, set())))
         out["bad"] += sorted(k[1] for k in BAD.get(f, set()) if k)
         out["wrappers"].update(dict((fn, d[0]) for fn, d in WRAPDEF.get(f, {}).items()))
         for fn, calls in WRAPCALLS.get(f, {}).items():

@@ -77,6 +77,8 @@ GLOBALS = {}    # file -> {name: type string} of file-scope variables
 GLOBALLINE = {} # file -> {name: line of its first declaration}
 USES = {}       # file -> {handler: [use]}; use: dict(macro, W, D, pos, fpos)
 ETYPE = {}      # file -> {(line, col) of a use: type string of its container}
+ETYPE2 = {}     # file -> {(line, col) of a use: (type string, member) when its
+                # container is reached through a member of a structure}
 DEFS = {}       # file -> {handler: dict(ptype, param, pos)}
 LOCALT = {}     # file -> {handler: type string of `T *x = data;`}
 READS = {}      # file -> set of handlers whose body reads the parameter
@@ -165,10 +167,58 @@ def local_item(kind, uses):
 
 def etype_of(file, u):
     """The type of the container of the item of use u, where the C source
-    tells it."""
+    tells it: itself, or the structure whose member points to it."""
     if u.get('foreign'):
         return u.get('etype')
-    return ETYPE.get(file, {}).get(key(u['pos']))
+    t = ETYPE.get(file, {}).get(key(u['pos']))
+    if t is None and key(u['pos']) in ETYPE2.get(file, {}):
+        t = member_type(file, *ETYPE2[file][key(u['pos'])])
+    return t
+
+def wqport_tq():
+    """stage 1's module, beside this stage's directory."""
+    import sys
+    try:
+        argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
+        for i, a in enumerate(argv[:-1]):
+            if a in (b"--sp-file", b"--cocci-file"):
+                d = os.path.dirname(os.path.abspath(argv[i + 1].decode()))
+                sys.path.insert(0, os.path.join(d, "..", "stage1"))
+                break
+    except (IOError, OSError):
+        pass
+    d = os.environ.get("WQPORT_COCCI_DIR")
+    if d:
+        sys.path.insert(0, os.path.join(d, "..", "stage1"))
+    import wqport_tq as m
+    return m
+
+def member_type(file, t, g):
+    """The structure type that member g of structure t points to (`struct
+    X *g;` or `X *g;`), t defined in file, a header of the run, or a header
+    that file includes from beside it or the run's -I (read only: 2.6.18's
+    cdev->private, struct ccw_device of <asm/ccwdev.h>); None if unknown."""
+    t = ' '.join(t.split())
+    texts = [file_text(file)] + [file_text(h) for h in RUN_HEADERS]
+    sd = [x for x in (struct_def(tx, t) for tx in texts) if x is not None]
+    if not sd:
+        m = re.match(r'^struct (\w+)$', t)
+        rx = re.compile(r'\bstruct\s+%s\s*\{' % m.group(1) if m else
+                        r'\}\s*%s\s*;' % re.escape(t))
+        try:
+            dirs = os.environ.get('WQPORT_SEARCH_DIRS', '').split(os.pathsep)
+            found = wqport_tq().header_matching(file, rx, dirs)
+        except Exception:
+            found = None
+        if found:
+            sd = [x for x in [struct_def(file_text(found[0]), t)] if x is not None]
+    if len(sd) != 1:
+        return None
+    m = re.search(r'(?:^|[;{}])\s*(struct\s+\w+|\w+)\s*\*\s*%s\s*;' % re.escape(g),
+                  sd[0][2])
+    if not m or m.group(1) in ('void', 'char', 'int', 'long', 'short', 'unsigned'):
+        return None
+    return ' '.join(m.group(1).split())
 
 def stmt_of(file, u):
     """Whether use u is a statement of its own."""
@@ -908,6 +958,29 @@ T << et.T;
 p << ini.p;
 @@
 tbl(ETYPE, p[0].file, {})[key(p[0])] = T
+
+// ... or of the structure whose member points to it, when the container's
+// own type is in a header spatch does not read: &cdev->private->kick_work
+@et2@
+identifier ini.i;
+position ini.p;
+type T;
+T *E;
+T S;
+identifier g, fld;
+@@
+(
+i@p(&E->g->fld, ...)
+|
+i@p(&S.g->fld, ...)
+)
+
+@script:python@
+T << et2.T;
+g << et2.g;
+p << ini.p;
+@@
+tbl(ETYPE2, p[0].file, {})[key(p[0])] = (T, g)
 
 // Only the handlers that ini/dec/ddec saw: the rules below inherit one
 // environment per function matched here, and each of them visits every
