@@ -175,50 +175,49 @@ def etype_of(file, u):
         t = member_type(file, *ETYPE2[file][key(u['pos'])])
     return t
 
-def wqport_tq():
-    """stage 1's module, beside this stage's directory."""
+def wqport_module(name):
+    """The Python module name of stage 2 (beside this file) or stage 1."""
+    import importlib
     import sys
+    dirs = []
     try:
         argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
         for i, a in enumerate(argv[:-1]):
             if a in (b"--sp-file", b"--cocci-file"):
-                d = os.path.dirname(os.path.abspath(argv[i + 1].decode()))
-                sys.path.insert(0, os.path.join(d, "..", "stage1"))
+                dirs.append(os.path.dirname(os.path.abspath(argv[i + 1].decode())))
                 break
     except (IOError, OSError):
         pass
-    d = os.environ.get("WQPORT_COCCI_DIR")
-    if d:
-        sys.path.insert(0, os.path.join(d, "..", "stage1"))
-    import wqport_tq as m
-    return m
+    if os.environ.get("WQPORT_COCCI_DIR"):
+        dirs.append(os.environ["WQPORT_COCCI_DIR"])
+    for d in dirs:
+        for x in (d, os.path.join(d, "..", "stage1")):
+            if x not in sys.path:
+                sys.path.insert(0, x)
+    return importlib.import_module(name)
+
+CTEXT = wqport_module("wqport_ctext")
 
 def member_type(file, t, g):
     """The structure type that member g of structure t points to (`struct
     X *g;` or `X *g;`), t defined in file, a header of the run, or a header
-    that file includes from beside it or the run's -I (read only: 2.6.18's
+    that file includes from beside it or the run -I (read only: 2.6.18
     cdev->private, struct ccw_device of <asm/ccwdev.h>); None if unknown."""
     t = ' '.join(t.split())
     texts = [file_text(file)] + [file_text(h) for h in RUN_HEADERS]
-    sd = [x for x in (struct_def(tx, t) for tx in texts) if x is not None]
+    sd = [x for x in (CTEXT.struct_def(tx, t) for tx in texts) if x is not None]
     if not sd:
         m = re.match(r'^struct (\w+)$', t)
         rx = re.compile(r'\bstruct\s+%s\s*\{' % m.group(1) if m else
                         r'\}\s*%s\s*;' % re.escape(t))
         try:
             dirs = os.environ.get('WQPORT_SEARCH_DIRS', '').split(os.pathsep)
-            found = wqport_tq().header_matching(file, rx, dirs)
+            found = wqport_module('wqport_tq').header_matching(file, rx, dirs)
         except Exception:
             found = None
         if found:
-            sd = [x for x in [struct_def(file_text(found[0]), t)] if x is not None]
-    if len(sd) != 1:
-        return None
-    m = re.search(r'(?:^|[;{}])\s*(struct\s+\w+|\w+)\s*\*\s*%s\s*;' % re.escape(g),
-                  sd[0][2])
-    if not m or m.group(1) in ('void', 'char', 'int', 'long', 'short', 'unsigned'):
-        return None
-    return ' '.join(m.group(1).split())
+            sd = [x for x in [CTEXT.struct_def(file_text(found[0]), t)] if x is not None]
+    return CTEXT.pointee(sd[0][2], g) if len(sd) == 1 else None
 
 def stmt_of(file, u):
     """Whether use u is a statement of its own."""
@@ -230,12 +229,8 @@ def asked_tag(s):
     """Whether a field of struct s is asked for (a header's own run)."""
     return any(a[0] == s for a in ADD)
 
-def norm(s):
-    return re.sub(r'\s+', '', s)
-
-# data that is a constant: a number, a character, a string, cast or not
-CONST = re.compile(r'^(?:\([\w\s*]+\))?\(?-?(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*\)?$|'
-                   r"^'(?:\\.|[^'])'$|^\"[^\"]*\"$")
+norm = CTEXT.norm
+CONST = CTEXT.CONST
 
 def key(p):
     return (p.line, p.column)
@@ -259,108 +254,26 @@ def call(f, p, a):
     tbl(CALLS, p.file, {}).setdefault(f, []).append((p, a))
     known(p)
 
-def strip_void_cast(d):
-    m = re.match(r'^\(void\*\)(.*)$', d)
-    if m:
-        d = m.group(1)
-        if d.startswith('(') and d.endswith(')'):
-            d = d[1:-1]
-    return d
-
-def split_item(w):
-    """&E->a.b / &E.a -> list of (E, sep, fieldpath) splits, longest E first."""
-    if not w.startswith('&'):
-        return []
-    body = w[1:]
-    if body.startswith('(') and body.endswith(')'):
-        body = body[1:-1]
-    out = []
-    for m in re.finditer(r'(->|\.)', body):
-        e, sep, fld = body[:m.start()], m.group(1), body[m.end():]
-        if re.match(r'^\w+(\.\w+)*$', fld):
-            out.append((e, sep, fld))
-    return out
+strip_void_cast = CTEXT.strip_void_cast
+split_item = CTEXT.split_item
+backptr_item = CTEXT.backptr_item
 
 def file_text(file):
     """file's text without comments, read once ('' if unreadable)."""
     if file not in TEXT:
         try:
             with open(file, encoding='utf-8', errors='replace') as fh:
-                TEXT[file] = re.sub(r'/\*.*?\*/|//[^\n]*', ' ', fh.read(), flags=re.S)
+                TEXT[file] = CTEXT.uncomment(fh.read())
         except (IOError, OSError):
             TEXT[file] = ''
     return TEXT[file]
 
-def braced(text, start):
-    """text from start (just after a '{') to its closing brace, or None."""
-    i, depth = start, 1
-    while i < len(text) and depth:
-        depth += {'{': 1, '}': -1}.get(text[i], 0)
-        i += 1
-    return text[start:i - 1] if depth == 0 else None
-
-def struct_def(text, t):
-    """Where type t (`struct tag` or a typedef name) is defined in text
-    (comments blanked, file_text()):
-    (tag, typedef name, its own members: nested structs and unions and
-    comments left out), tag or typedef name None; None if not defined there
-    or defined more than once."""
-    m = re.match(r'^struct\s+(\w+)$', t.strip())
-    if m:
-        found = [(m.group(1), None, x.end()) for x in
-                 re.finditer(r'\bstruct\s+%s\s*\{' % re.escape(m.group(1)), text)]
-    else:
-        found = []
-        for x in re.finditer(r'\btypedef\s+struct\s*(\w*)\s*\{', text):
-            body = braced(text, x.end())
-            end = x.end() + len(body) + 1 if body is not None else 0
-            if body is not None and re.match(r'\s*%s\s*;' % re.escape(t.strip()), text[end:]):
-                found.append((x.group(1) or None, None if x.group(1) else t.strip(),
-                              x.end()))
-    if len(found) != 1:
-        return None
-    tag, tname, start = found[0]
-    body = braced(text, start)
-    if body is None:
-        return None
-    while True:
-        inner = re.sub(r'\{[^{}]*\}', '', body)
-        if inner == body:
-            return tag, tname, body
-        body = inner
+struct_def = CTEXT.struct_def
 
 def same_type(file, a, b):
-    """Whether types a and b are one: the same words, or a struct tag and a
-    typedef name of it (2.6.18 act2000: `typedef struct act2000_card {...}
-    act2000_card;`, the handler taking `struct act2000_card *`), as this
-    file or a header of the run defines them."""
-    a, b = ' '.join(a.split()), ' '.join(b.split())
-    if norm(a) == norm(b):
-        return True
-    text = file_text(file) + ''.join(file_text(h) for h in RUN_HEADERS)
-    for x, y in ((a, b), (b, a)):
-        m = re.match(r'^struct (\w+)$', x)
-        if not m or not re.match(r'^\w+$', y):
-            continue
-        if re.search(r'\btypedef\s+struct\s+%s\s+%s\s*;' % (m.group(1), y), text):
-            return True
-        for d in re.finditer(r'\btypedef\s+struct\s+%s\s*\{' % m.group(1), text):
-            body = braced(text, d.end())
-            end = d.end() + len(body) + 1 if body is not None else 0
-            if body is not None and re.match(r'\s*%s\s*;' % y, text[end:]):
-                return True
-    return False
-
-def backptr_item(W):
-    """&E->fld / &E.fld with fld one identifier and E free of side effects:
-    (E, sep, fld), else None."""
-    splits = [x for x in split_item(W) if re.match(r'^\w+$', x[2])]
-    if not splits:
-        return None
-    e, sep, fld = splits[-1]
-    if not re.match(r'^\w+(?:\[\w+\])*(?:(?:->|\.)\w+(?:\[\w+\])*)*$', e):
-        return None
-    return (e, sep, fld)
+    """Whether types a and b are one, as file and the headers of the run
+    define them (wqport_ctext.same_type)."""
+    return CTEXT.same_type(file_text(file) + ''.join(file_text(h) for h in RUN_HEADERS), a, b)
 
 def classify(f, u):
     """Kind of one use: ('container', E, fld, sep) / ('global', g) / ('null',)

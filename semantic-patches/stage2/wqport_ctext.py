@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What stage 2 reads of C types from source text, where spatch's own type
+information does not reach (its patches run with --no-includes): a
+structure's definition and members, a typedef of it, the parts of a work
+item's expression.  Used by 02-work-handler.cocci; tests in tests/unit.
+
+Text given to these functions has its comments blanked (uncomment())."""
+import re
+
+# data that is a constant: a number, a character, a string, cast or not
+CONST = re.compile(r'^(?:\([\w\s*]+\))?\(?-?(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*\)?$|'
+                   r"^'(?:\\.|[^'])'$|^\"[^\"]*\"$")
+
+
+def uncomment(text):
+    """text with its comments replaced by a space."""
+    return re.sub(r'/\*.*?\*/|//[^\n]*', ' ', text, flags=re.S)
+
+
+def norm(s):
+    """s without white space."""
+    return re.sub(r'\s+', '', s)
+
+
+def braced(text, start):
+    """text from start (just after a '{') to its closing brace, or None."""
+    i, depth = start, 1
+    while i < len(text) and depth:
+        depth += {'{': 1, '}': -1}.get(text[i], 0)
+        i += 1
+    return text[start:i - 1] if depth == 0 else None
+
+
+def struct_def(text, t):
+    """Where type t (`struct tag` or a typedef name) is defined in text:
+    (tag, typedef name, its own members: nested structs and unions left
+    out), tag or typedef name None; None if not defined there or defined
+    more than once."""
+    m = re.match(r'^struct\s+(\w+)$', t.strip())
+    if m:
+        found = [(m.group(1), None, x.end()) for x in
+                 re.finditer(r'\bstruct\s+%s\s*\{' % re.escape(m.group(1)), text)]
+    else:
+        found = []
+        for x in re.finditer(r'\btypedef\s+struct\s*(\w*)\s*\{', text):
+            body = braced(text, x.end())
+            end = x.end() + len(body) + 1 if body is not None else 0
+            if body is not None and re.match(r'\s*%s\s*;' % re.escape(t.strip()), text[end:]):
+                found.append((x.group(1) or None, None if x.group(1) else t.strip(),
+                              x.end()))
+    if len(found) != 1:
+        return None
+    tag, tname, start = found[0]
+    body = braced(text, start)
+    if body is None:
+        return None
+    while True:
+        inner = re.sub(r'\{[^{}]*\}', '', body)
+        if inner == body:
+            return tag, tname, body
+        body = inner
+
+
+def same_type(text, a, b):
+    """Whether types a and b are one: the same words, or a struct tag and a
+    typedef name of it (2.6.18 act2000: `typedef struct act2000_card {...}
+    act2000_card;`, the handler taking `struct act2000_card *`), as text
+    defines them."""
+    a, b = ' '.join(a.split()), ' '.join(b.split())
+    if norm(a) == norm(b):
+        return True
+    for x, y in ((a, b), (b, a)):
+        m = re.match(r'^struct (\w+)$', x)
+        if not m or not re.match(r'^\w+$', y):
+            continue
+        if re.search(r'\btypedef\s+struct\s+%s\s+%s\s*;' % (m.group(1), y), text):
+            return True
+        for d in re.finditer(r'\btypedef\s+struct\s+%s\s*\{' % m.group(1), text):
+            body = braced(text, d.end())
+            end = d.end() + len(body) + 1 if body is not None else 0
+            if body is not None and re.match(r'\s*%s\s*;' % y, text[end:]):
+                return True
+    return False
+
+
+def pointee(members, g):
+    """The type that member g points to, among a structure's members
+    (struct_def()'s third part): `struct X *g;` gives `struct X`, `X *g;`
+    gives X; None for another member or a pointer to a basic type."""
+    m = re.search(r'(?:^|[;{}])\s*(struct\s+\w+|\w+)\s*\*\s*%s\s*;' % re.escape(g), members)
+    if not m or m.group(1) in ('void', 'char', 'int', 'long', 'short', 'unsigned'):
+        return None
+    return ' '.join(m.group(1).split())
+
+
+def strip_void_cast(d):
+    """d (white space removed) without a leading (void *) cast."""
+    m = re.match(r'^\(void\*\)(.*)$', d)
+    if m:
+        d = m.group(1)
+        if d.startswith('(') and d.endswith(')'):
+            d = d[1:-1]
+    return d
+
+
+def split_item(w):
+    """&E->a.b / &E.a -> list of (E, sep, fieldpath) splits, shortest E first."""
+    if not w.startswith('&'):
+        return []
+    body = w[1:]
+    if body.startswith('(') and body.endswith(')'):
+        body = body[1:-1]
+    out = []
+    for m in re.finditer(r'(->|\.)', body):
+        e, sep, fld = body[:m.start()], m.group(1), body[m.end():]
+        if re.match(r'^\w+(\.\w+)*$', fld):
+            out.append((e, sep, fld))
+    return out
+
+
+def backptr_item(w):
+    """&E->fld / &E.fld with fld one identifier and E free of side effects:
+    (E, sep, fld), else None."""
+    splits = [x for x in split_item(w) if re.match(r'^\w+$', x[2])]
+    if not splits:
+        return None
+    e, sep, fld = splits[-1]
+    if not re.match(r'^\w+(?:\[\w+\])*(?:(?:->|\.)\w+(?:\[\w+\])*)*$', e):
+        return None
+    return (e, sep, fld)
