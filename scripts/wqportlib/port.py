@@ -317,14 +317,41 @@ def print_table(out, reports, table, kernel):
                 print(c.detail)
 
 
+def checkpatch_diffs(out):
+    """checkpatch.pl (linux-source's) on the lines each stage added to the
+    samples (OUT/stage1.diff, OUT/stage2.diff): [Cell per stage], 'pass'
+    or 'checkpatch' with its findings; skipped without linux-source."""
+    try:
+        for f in ('spelling.txt', 'const_structs.checkpatch'):
+            paths.linux_source('scripts/' + f)
+        checkpatch = paths.linux_source('scripts/checkpatch.pl')
+    except (paths.InfraError, OSError, subprocess.CalledProcessError) as e:
+        return [Cell('-', f"linux-source's checkpatch.pl not found: {e}")] * 2
+    cells = []
+    for name in ('stage1.diff', 'stage2.diff'):
+        # a diff of files, not a commit: its message and sign-off aside
+        res = sh(['perl', checkpatch, '--no-tree', '--terse', '--show-types', '-q',
+                  '--no-signoff', '--ignore',
+                  'COMMIT_LOG_LONG_LINE,COMMIT_MESSAGE,FILE_PATH_CHANGES',
+                  os.path.join(out, name)])
+        found = [ln for ln in (res.stdout + res.stderr).splitlines()
+                 if ln.strip() and not ln.startswith('total: 0 errors, 0 warnings')]
+        cells.append(Cell('checkpatch' if found else 'pass', '\n'.join(found)))
+    return cells
+
+
 def print_ktap(tables):
-    """One KTAP document for every (kernel, table) of TABLES."""
+    """One KTAP document for every (kernel, table) of TABLES, then
+    checkpatch.pl on what each stage changed in the samples."""
     cells = [(kernel, name, v, row[v]) for kernel, table in tables
              for name, row in table for v in VARIANTS]
+    style = checkpatch_diffs(os.path.join(paths.BUILD, 'port'))
+    cells += [('all', f'checkpatch.pl on the lines stage {n} added', '', c)
+              for n, c in enumerate(style, 1)]
     print('KTAP version 1')
     print(f'1..{len(cells)}')
     for i, (kernel, name, v, c) in enumerate(cells, 1):
-        what = f'{kernel}: {name} variant {v}'
+        what = f'{kernel}: {name} variant {v}' if v else f'{kernel}: {name}'
         if c.verdict in SKIPPED:
             print(f'ok {i} {what} # SKIP {c.detail}')
         elif c.verdict == 'pass':
@@ -333,6 +360,7 @@ def print_ktap(tables):
             print(f'not ok {i} {what} # {c.verdict}')
             for ln in c.detail.splitlines()[-40:]:
                 print('# ' + ln)
+    return any(c.verdict not in SKIPPED + ('pass',) for c in style)
 
 
 def port_driver(directory, kernel, script=None, lint=False):
@@ -410,8 +438,7 @@ def main(argv):
         tables.append((kernel, table))
         if not args.ktap:
             print_table(out, reports, table, kernel)
-    if args.ktap and not args.driver:
-        print_ktap(tables)
+    style_bad = args.ktap and not args.driver and print_ktap(tables)
     bad = [1 for _, table in tables for _, row in table for c in row.values()
            if c.verdict != 'pass' and c.verdict not in SKIPPED]
-    return 1 if bad else 0
+    return 1 if bad or style_bad else 0
