@@ -138,11 +138,14 @@ void wqcompat_init_work(struct work_struct *work, void (*func)(void *data),
 			if ((cancel_delayed_work)(&rec->dwork))
 				pr_warn_ratelimited("wqcompat: INIT_WORK() of pending legacy work %ps (item %p): cancelled it, as 2.6 reset it\n",
 						    func, work);
-		} else {
-			/* as the kernel's INIT_WORK resets an item's */
-			atomic_long_set(&rec->dwork.work.data,
-					WORK_STRUCT_NO_POOL);
 		}
+		/*
+		 * The shadow's data word stays: its handler may be running
+		 * (INIT_WORK in the handler, then queue again, is a 2.6
+		 * idiom), and the last pool it names is how flush_work() and
+		 * cancel_work_sync() find that run; on 6.12 it also holds a
+		 * waiting cancel's disable count.
+		 */
 		wqcompat_w26_set_handler(rec, func, data);
 		WRITE_ONCE(rec->owner, owner);
 		return;

@@ -449,9 +449,12 @@ fail:
  *	delayed-work API
  * @owner: module of the calling site
  *
- * Like w26_bind(), but ->entry stays an empty list head, as the kernel
+ * Like w26_bind(), but ->entry becomes an empty list head, as the kernel
  * requires of an item it queues; every later call on @work finds the
- * record by address.  Context: any.  Return: the record or NULL.
+ * record by address.  Only a link (bit 0 set) is replaced: any other value
+ * is the kernel's, @work on a worklist or its timer's way there (queued
+ * again while queued), and its neighbours point at it.
+ * Context: any.  Return: the record or NULL.
  */
 struct wqcompat_work26_rec *w26_bind_unlinked(struct work_struct *work,
 					      struct module *owner)
@@ -463,7 +466,7 @@ struct wqcompat_work26_rec *w26_bind_unlinked(struct work_struct *work,
 	if (!rec)
 		return NULL;
 	raw_spin_lock_irqsave(&w26_lock, flags);
-	if (READ_ONCE(work->entry.next) != &work->entry)
+	if ((unsigned long)READ_ONCE(work->entry.next) & 1)
 		INIT_LIST_HEAD(&work->entry);
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	return rec;

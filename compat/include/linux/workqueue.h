@@ -210,13 +210,11 @@ __wqcompat_init_work3(struct work_struct *work, void (*func)(void *data),
 			 * Not pending: no run can start and read the pair
 			 * while we write it (INIT_WORK races with nothing
 			 * on 2.6), so no seqcount.  The shadow's data word
-			 * is reset as the kernel's INIT_WORK resets an
-			 * item's: no last pool to look up at its queueing.
+			 * stays (see wqcompat_init_work()): a running
+			 * handler is found through it.
 			 */
 			WRITE_ONCE(rec->func, func);
 			WRITE_ONCE(rec->data, data);
-			atomic_long_set(&rec->dwork.work.data,
-					WORK_STRUCT_NO_POOL);
 			return;
 		}
 	}

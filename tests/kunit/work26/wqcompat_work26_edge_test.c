@@ -10,7 +10,10 @@
  *    burst from an interrupt: every queueing that returned nonzero runs;
  *  - a handler flushes the queue it runs on (2.6 ran it by hand);
  *  - a handler on the events queue flushes other queues;
- *  - "static DECLARE_WORK(...)" inside a function.
+ *  - "static DECLARE_WORK(...)" inside a function;
+ *  - a legacy item inside a struct delayed_work queued again while queued;
+ *  - a handler re-initialises its own item, and a cancel or flush that
+ *    starts after that still waits for it.
  *
  * Written the way a 2005 driver is: handlers are void f(void *data).
  * Waiting is a completion or a flush; the one sleep in a handler only
@@ -512,6 +515,121 @@ static void w26_static_declare_in_function(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&w26e_static_ctx.runs), 2);
 }
 
+/* A legacy item in a struct delayed_work, queued behind a blocker. */
+struct w26e_dw {
+	struct delayed_work dw;		/* .work: 3-argument INIT_WORK */
+	struct work_struct blocker, after;	/* modern */
+	struct completion release, after_ran;
+	atomic_t after_runs;
+};
+
+static void w26e_blocker_fn(struct work_struct *work)
+{
+	struct w26e_dw *d = container_of(work, struct w26e_dw, blocker);
+
+	wait_for_completion(&d->release);
+}
+
+static void w26e_after_fn(struct work_struct *work)
+{
+	struct w26e_dw *d = container_of(work, struct w26e_dw, after);
+
+	atomic_inc(&d->after_runs);
+	complete(&d->after_ran);
+}
+
+/*
+ * Promise: queue_delayed_work() of a struct delayed_work whose work a
+ * 3-argument INIT_WORK made legacy (a half-converted driver) is a no-op
+ * returning 0 while the item is queued, as the kernel's: the item's list
+ * entry, which links it to its neighbours on the worklist, is left alone
+ * (it was reset, and the queue's next item was lost or the pool crashed).
+ */
+static void w26_requeue_delayed_while_queued(struct kunit *test)
+{
+	struct workqueue_struct *wq = create_singlethread_workqueue("w26e_dw");
+	struct w26e_dw *d = kunit_kzalloc(test, sizeof(*d), GFP_KERNEL);
+	struct w26e *e = w26e_new(test);
+
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	init_completion(&d->release);
+	init_completion(&d->after_ran);
+	INIT_DELAYED_WORK(&d->dw, NULL);
+	INIT_WORK(&d->dw.work, w26e_handler, e);
+	INIT_WORK(&d->blocker, w26e_blocker_fn);
+	INIT_WORK(&d->after, w26e_after_fn);
+	queue_work(wq, &d->blocker);
+	KUNIT_EXPECT_TRUE(test, queue_delayed_work(wq, &d->dw, 0));
+	queue_work(wq, &d->after);		/* linked behind the item */
+	KUNIT_EXPECT_FALSE(test, queue_delayed_work(wq, &d->dw, 0));
+	KUNIT_EXPECT_FALSE(test, schedule_delayed_work(&d->dw, 0));
+	complete(&d->release);
+	wait_for_completion(&e->done);
+	wait_for_completion(&d->after_ran);
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&d->after_runs), 1);
+	destroy_workqueue(wq);
+}
+
+/* A handler that re-initialises its own item, then goes on running. */
+struct w26e_reinit {
+	struct work_struct work;
+	struct completion reinit;
+	int finished;
+};
+
+static void w26e_reinit_fn(void *data)
+{
+	struct w26e_reinit *r = data;
+
+	INIT_WORK(&r->work, w26e_reinit_fn, r);	/* ready for the next queueing */
+	complete(&r->reinit);
+	msleep(200);		/* only widens the window the waiter must cover */
+	WRITE_ONCE(r->finished, 1);
+}
+
+static void w26e_reinit_wait(struct kunit *test, bool flush)
+{
+	struct workqueue_struct *wq = create_singlethread_workqueue("w26e_ri");
+	struct w26e_reinit *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	int finished;
+
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	init_completion(&r->reinit);
+	INIT_WORK(&r->work, w26e_reinit_fn, r);
+	queue_work(wq, &r->work);		/* binds the item */
+	flush_workqueue(wq);
+	reinit_completion(&r->reinit);
+	WRITE_ONCE(r->finished, 0);
+	queue_work(wq, &r->work);		/* bound: the inline paths */
+	wait_for_completion(&r->reinit);
+	if (flush)
+		flush_work(&r->work);
+	else
+		cancel_work_sync(&r->work);
+	finished = READ_ONCE(r->finished);	/* 0: it returned during the run */
+	KUNIT_EXPECT_EQ(test, finished, 1);
+	flush_workqueue(wq);
+	destroy_workqueue(wq);
+}
+
+/*
+ * Promise: a handler may re-initialise its own item with INIT_WORK (2.6
+ * drivers did before each queueing), and cancel_work_sync() or
+ * flush_work() that starts after that still waits for the run: the
+ * item's last pool, through which the kernel finds the run, survives
+ * INIT_WORK (it was reset, and both returned while the handler ran, on
+ * 6.12 with a WARN "work disable count underflowed" too).
+ */
+static void w26_reinit_in_handler_then_wait(struct kunit *test)
+{
+	w26e_reinit_wait(test, false);
+	w26e_reinit_wait(test, true);
+}
+
 static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_void_star_is_legacy),
 	KUNIT_CASE(w26_rearm_during_destroy),
@@ -522,6 +640,8 @@ static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_flush_own_queue_from_handler),
 	KUNIT_CASE(w26_events_handler_flushes_any_queue),
 	KUNIT_CASE(w26_static_declare_in_function),
+	KUNIT_CASE(w26_requeue_delayed_while_queued),
+	KUNIT_CASE(w26_reinit_in_handler_then_wait),
 	{}
 };
 
