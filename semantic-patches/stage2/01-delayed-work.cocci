@@ -700,6 +700,55 @@ if delayed(('field', fld), tname(t)):
     say(p[0], 'W104', 'member %s of work item %s is used directly: %s is not converted '
         'to struct delayed_work; convert it by hand' % (m, fld, fld))
 
+// the delayed items among the plain work calls, decided before any rule
+// changes the file (a position of code after a change is not the
+// line the facts recorded): the patch rules below rewrite these
+@okx@
+expression X, wq;
+identifier i =~ "^(INIT|PREPARE)_WORK$";
+position p;
+@@
+(
+i(X@p, ...)
+|
+queue_work(wq, X@p)
+|
+schedule_work(X@p)
+|
+work_pending(X@p)
+)
+
+@script:python@
+X << okx.X;
+p << okx.p;
+@@
+if not is_ok_item(X, p):
+    cocci.include_match(False)
+
+// ... rewritten at once: a position cannot be inherited over a change
+@depends on patch@
+expression okx.X;
+position okx.p;
+expression list es;
+expression wq;
+@@
+(
+- INIT_WORK(X@p, es)
++ INIT_DELAYED_WORK(X, es)
+|
+- PREPARE_WORK(X@p, es)
++ PREPARE_DELAYED_WORK(X, es)
+|
+- queue_work(wq, X@p)
++ queue_delayed_work(wq, X, 0)
+|
+- schedule_work(X@p)
++ schedule_delayed_work(X, 0)
+|
+- work_pending(X@p)
++ delayed_work_pending(X)
+)
+
 // --------------------------------------------------------------- context
 
 @depends on context@
@@ -764,43 +813,6 @@ expression list es;
 - DECLARE_WORK(v, es);
 + DECLARE_DELAYED_WORK(v, es);
 
-@depends on patch@
-expression X;
-position p : script:python(X) { is_ok_item(X, p) };
-expression list es;
-@@
-- INIT_WORK(X@p, es)
-+ INIT_DELAYED_WORK(X, es)
-
-@depends on patch@
-expression X;
-position p : script:python(X) { is_ok_item(X, p) };
-expression list es;
-@@
-- PREPARE_WORK(X@p, es)
-+ PREPARE_DELAYED_WORK(X, es)
-
-@depends on patch@
-expression X;
-position p : script:python(X) { is_ok_item(X, p) };
-expression wq;
-@@
-- queue_work(wq, X@p)
-+ queue_delayed_work(wq, X, 0)
-
-@depends on patch@
-expression X;
-position p : script:python(X) { is_ok_item(X, p) };
-@@
-- schedule_work(X@p)
-+ schedule_delayed_work(X, 0)
-
-@depends on patch@
-expression X;
-position p : script:python(X) { is_ok_item(X, p) };
-@@
-- work_pending(X@p)
-+ delayed_work_pending(X)
 
 // a wrapper's parameter, in its definition and its prototypes
 @depends on patch@

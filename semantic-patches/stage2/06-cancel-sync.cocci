@@ -12,9 +12,10 @@
 ///    -> cancel_delayed_work_sync(w);
 ///  - cancel_delayed_work(w) followed by flush_workqueue(wq) (also the
 ///    `if (!cancel_delayed_work(w)) flush_workqueue(wq);` idiom) ->
-///    cancel_delayed_work_sync(w); the flush goes too when w is the only item
-///    the file ever queues on wq, and stays otherwise (it still waits for
-///    the others);
+///    cancel_delayed_work_sync(w); the flush goes too when wq is a static
+///    queue of the file and w the only item the file ever queues on it, and
+///    stays otherwise (it still waits for the others, which another file of
+///    the module may queue on a queue it can reach);
 ///  - cancel_delayed_work(w) followed by flush_scheduled_work() ->
 ///    cancel_delayed_work_sync(w), the flush left for
 ///    07-flush-scheduled-work.cocci.
@@ -43,9 +44,23 @@ ALONE = set()
 def alone(p):
     return (p[0].file, p[0].line, p[0].column) in ALONE
 
+def file_static(wq, p):
+    """Whether queue wq is a static variable of the file of p: no other
+    file can queue on it (a queue in a structure, or a global, may carry
+    items of the other files of the module: 2005 bcm43xx)."""
+    if not re.match(r'^\w+$', norm(wq)):
+        return False
+    try:
+        with open(p[0].file, encoding='latin-1') as fh:
+            text = fh.read()
+    except (IOError, OSError):
+        return False
+    return re.search(r'\bstatic\s+struct\s+workqueue_struct\s*\*\s*%s\s*[;=]'
+                     % re.escape(norm(wq)), text) is not None
+
 def only_item(wq, w, p):
     s = ITEMS.get((p[0].file, norm(wq)), set())
-    return s <= set([norm(w)])
+    return s <= set([norm(w)]) and file_static(wq, p)
 
 @q@
 expression WQ, W, D;
