@@ -75,14 +75,21 @@ run() {
 	say "begin $1 pid $(sh -c 'echo $$')"
 	loaded=
 	for m in $MODULES; do
+		{ echo '#'; modules; } > /tmp/modules.pre	# never empty, for grep -f
 		insmod "/modules/$m"
 		rc=$?
 		result $rc "load $m"
-		[ $rc -ne 0 ] || loaded="${m%.ko} $loaded"
+		[ $rc -eq 0 ] || continue
+		# the module's name is what /proc/modules gained: a .ko's file
+		# name need not be its module's
+		mod=$(modules | grep -vxF -f /tmp/modules.pre | head -n 1)
+		[ -n "$mod" ] || mod=$(echo "${m%.ko}" | tr - _)
+		loaded="$mod:${m%.ko} $loaded"
 	done
 	[ -x /scenario ] && scenario
-	for m in $loaded; do
-		mod=$(echo "$m" | tr - _)
+	for entry in $loaded; do
+		mod=${entry%%:*}
+		m=${entry#*:}
 		if [ ! -d "/sys/module/$mod" ]; then
 			echo "ok 0 unload $m.ko # SKIP the scenario unloaded it"
 			continue
