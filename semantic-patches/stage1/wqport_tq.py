@@ -533,6 +533,20 @@ def module_fns(text):
 # The calls of the system workqueue a private one takes over.
 SYSTEM_WQ_CALLS = re.compile(r"\b(schedule_work|schedule_delayed_work|schedule_delayed_work_on|"
                              r"schedule_work_on|flush_scheduled_work)\s*\(")
+# A macro that stands for one of them: its name, the call.
+SYSTEM_WQ_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\b[^\n]*?\b(schedule_work|"
+                             r"schedule_delayed_work|schedule_delayed_work_on|schedule_work_on|"
+                             r"flush_scheduled_work)\b", re.M)
+
+SYSTEM_WQ_BARE_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(schedule_work|"
+                                  r"schedule_delayed_work|schedule_delayed_work_on|"
+                                  r"schedule_work_on|flush_scheduled_work)[ \t]*$", re.M)
+
+
+def _defines_blanked(text):
+    """text with its #define lines (and their continuations) blanked: where
+    a macro is used, not defined."""
+    return re.sub(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", "", text, flags=re.M)
 _RETURN = re.compile(r"\breturn\b([^;]*);")
 
 
@@ -575,12 +589,27 @@ def private_wq(path):
         return _cache[key]
     bodies = _function_bodies(text)
     words = set(re.findall(r"\w+", raw))
+    htexts = []
     for h in local_headers(path):
         try:
             with open(h, encoding="latin-1") as fh:
-                words |= set(re.findall(r"\w+", fh.read()))
+                htexts.append(_blank(fh.read()))
         except OSError:
             pass
+        else:
+            words |= set(re.findall(r"\w+", htexts[-1]))
+    # a macro of the driver that stands for a call of the system workqueue
+    # (#define SCHEDULE_WORK schedule_work: acx, ndiswrapper): its uses
+    # would stay on the system queue while the flush moved away
+    # (a macro of the file itself that calls one has its call rewritten
+    # with the others: only a bare alias there)
+    for t, rx in [(text, SYSTEM_WQ_BARE_ALIAS)] + [(h, SYSTEM_WQ_ALIAS) for h in htexts]:
+        for m in rx.finditer(t):
+            if re.search(r"\b%s\b" % m.group(1), _defines_blanked(text)):
+                _cache[key] = (None, "the file reaches the system workqueue through its macro "
+                               "%s (%s), which a private workqueue would not take over"
+                               % (m.group(1), m.group(2)))
+                return _cache[key]
     base = re.sub(r"\W", "_", os.path.splitext(os.path.basename(path))[0])
     if not re.match(r"^[A-Za-z]", base):
         base = "drv_" + base
@@ -1448,8 +1477,20 @@ def _findings(path):
                  "the 2.6 call) out by hand" % (args[ti].strip(), name), True,
                  {_last_name(args[ti])})
 
+    timer_tasks = [args[0].strip() for off, args in _calls(text, "queue_task")
+                   if len(args) > 1 and re.sub(r"^&\s*", "", args[1]).strip() == "tq_timer"]
     for off, args in _calls(text, "run_task_queue"):
         q = re.sub(r"^&\s*", "", args[0]).strip() if args else "?"
+        if q == "tq_timer" and timer_tasks and not in_define[off]:
+            # 2.4 ran the timer tasks here, now; what replaces the call
+            # only waits for work already queued
+            find(off, "wqport[W026]: run_task_queue(&tq_timer) ran %s now, in the caller; "
+                 "flush_scheduled_work(), which replaces it, does not run a task whose tick "
+                 "has not come: it still runs later, after this code goes on (and frees "
+                 "what it uses?); cancel it before the flush (cancel_delayed_work(), then "
+                 "flush_scheduled_work()), or after stage 2 run it now with "
+                 "flush_delayed_work()" % ", ".join(sorted(set(timer_tasks))), False)
+            continue
         if q == "tq_timer" or q in conv_q:
             continue
         if q in private:
