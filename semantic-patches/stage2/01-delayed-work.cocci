@@ -138,16 +138,17 @@ def tname(t):
     t = ' '.join(t.split()) if t else None
     return t if t and STRUCT.match(t) else None
 
-def use_type(x, line):
-    """The structure holding field item x used at line, where the C source
-    tells it (None: not a field, or not told)."""
+def use_type(x, pos):
+    """The structure holding field item x used at pos (a position: its file
+    and line), where the C source tells it (None: not a field, or not
+    told)."""
     x = norm(x)
     if x.startswith('&(') and x.endswith(')'):
         x = '&' + x[2:-1]
     m = re.match(r'^&(.+)(->|\.)(\w+)(\[[^\]]*\])?$', x)
     if not m:
         return None
-    return TYPED.get((CURFILE[0], str(line), m.group(1), m.group(3)))
+    return TYPED.get((pos.file, str(pos.line), m.group(1), m.group(3)))
 
 def dtypes(name):
     """The structures whose field name is used with a delayed call, in this
@@ -242,11 +243,11 @@ def is_wrapper_name(f):
             (FACTS is not None and (f in PROTOS.get(CURFILE[0], {}) or f in RUN_CANDIDATES)))
 
 def is_ditem(x, p):
-    return delayed(item_key(x), use_type(x, p[0].line))
+    return delayed(item_key(x), use_type(x, p[0]))
 
 def is_ok_item(x, p):
     k = item_key(x)
-    return delayed(k, use_type(x, p[0].line)) and not bad(k)
+    return delayed(k, use_type(x, p[0])) and not bad(k)
 
 def is_ok_field(f, t):
     """Field f of the structure t declares is a delayed item."""
@@ -269,7 +270,7 @@ def fact_use(x, px, is_delayed):
     k = item_key(x)
     if k is None or k[0] != 'field':
         return
-    t = tname(use_type(x, px.line))
+    t = tname(use_type(x, px))
     if t is None:
         UNTYPED.setdefault(px.file, set()).add(k[1])
     if is_delayed:
