@@ -37,6 +37,12 @@ def struct_def(text, t):
     out), tag or typedef name None; None if not defined there or defined
     more than once."""
     m = re.match(r'^struct\s+(\w+)$', t.strip())
+    if not m:
+        # a typedef name of a structure defined apart (a forward typedef:
+        # acx100's typedef struct acx_device acx_device_t;)
+        fwd = re.findall(r'\btypedef\s+struct\s+(\w+)\s+%s\s*;' % re.escape(t.strip()), text)
+        if len(set(fwd)) == 1:
+            m = re.match(r'^(\w+)$', fwd[0])
     if m:
         found = [(m.group(1), None, x.end()) for x in
                  re.finditer(r'\bstruct\s+%s\s*\{' % re.escape(m.group(1)), text)]
