@@ -543,10 +543,14 @@ SYSTEM_WQ_BARE_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(schedu
                                   r"schedule_work_on|flush_scheduled_work)[ \t]*$", re.M)
 
 
+# A #define line with its continuations.
+DEFINE_LINES = re.compile(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", re.M)
+
+
 def _defines_blanked(text):
     """text with its #define lines (and their continuations) blanked: where
     a macro is used, not defined."""
-    return re.sub(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", "", text, flags=re.M)
+    return DEFINE_LINES.sub("", text)
 _RETURN = re.compile(r"\breturn\b([^;]*);")
 
 
@@ -620,7 +624,7 @@ def private_wq(path):
     calls = [m.start() for m in SYSTEM_WQ_CALLS.finditer(text)]
     # a macro's calls need the declaration where it is used, not defined
     defines = [(m.start(), m.end()) for m in
-               re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", text, re.M)]
+               DEFINE_LINES.finditer(text)]
     used = [o for o in calls if not any(a <= o < b for a, b in defines)]
     # the declaration goes before the first function that needs it, or the
     # last one before it that no #if encloses
@@ -1372,7 +1376,7 @@ def _findings(path):
     # the patches see the forms they know: dict(start, end, text, at)
     rewrites = _cache[("rewrites", path)] = []
     in_define = [False] * (len(text) + 1)
-    for m in re.finditer(r"^[ \t]*#[ \t]*define\b(?:[^\n]*\\\n)*[^\n]*", text, re.M):
+    for m in DEFINE_LINES.finditer(text):
         in_define[m.start():m.end()] = [True] * (m.end() - m.start())
 
     # Names of task objects: variables, fields, pointers, arrays; also those
