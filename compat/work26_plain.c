@@ -28,6 +28,7 @@
 /* compat/ sees the kernel's headers first: add the overlay on top. */
 #include "include/linux/workqueue.h"
 #include "work26_rec.h"
+#include "wqcompat_hooks.h"
 
 /* W26_PLAIN records bound; the overlay's gate for modern items. */
 atomic_t wqcompat_plain_active = ATOMIC_INIT(0);
@@ -80,6 +81,7 @@ bool w26_plain_queue(int cpu, struct workqueue_struct *wq,
 					   work->func);
 		return false;
 	}
+	wqcompat_test_delay(WQCOMPAT_HOOK_PLAIN_TAKEN);
 	rcu_read_lock();
 	if (READ_ONCE(rec->dying)) {
 		ret = false;

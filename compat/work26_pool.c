@@ -64,6 +64,7 @@
 /* compat/ sees the kernel's headers first: add the overlay on top. */
 #include "include/linux/workqueue.h"
 #include "wqcompat.h"
+#include "wqcompat_hooks.h"
 #include "wqcompat_kapi.h"
 #include "work26_rec.h"
 
@@ -626,6 +627,25 @@ static bool w26_item_there(struct wqcompat_work26_rec *rec,
 	return snap.next == rec->link && snap.prev == cookie;
 }
 
+/*
+ * May @rec be released?  A legacy record: its item is gone (above).  A
+ * plain record holds nothing while its shadow is idle and the item's
+ * PENDING bit is clear: set, it is the record's to give back (the timer is
+ * armed or about to be: w26_plain_queue() sets the bit before it takes the
+ * record), or the kernel's (then the item is alive).
+ */
+static bool w26_rec_gone(struct wqcompat_work26_rec *rec,
+			 struct work_struct *item, unsigned long cookie)
+{
+	unsigned long data;
+
+	if (rec->kind != W26_PLAIN)
+		return !w26_item_there(rec, item, cookie);
+	if (copy_from_kernel_nofault(&data, &item->data, sizeof(data)))
+		return true;
+	return !(data & WORK_STRUCT_PENDING);
+}
+
 static void w26_reclaim_one(struct wqcompat_work26_rec *rec, void *arg)
 {
 	unsigned long *freed = arg, flags, cookie;
@@ -634,16 +654,24 @@ static void w26_reclaim_one(struct wqcompat_work26_rec *rec, void *arg)
 
 	item = READ_ONCE(rec->item);
 	cookie = READ_ONCE(rec->cookie);
-	if (!item || (work_busy)(&rec->dwork.work))
+	if (!item || (work_busy)(&rec->dwork.work) ||
+	    !w26_rec_gone(rec, item, cookie))
 		return;
-	/* A plain record holds nothing while its shadow is idle. */
-	gone = rec->kind == W26_PLAIN || !w26_item_there(rec, item, cookie);
-	if (!gone)
-		return;
+	wqcompat_test_delay(WQCOMPAT_HOOK_RECLAIM_GONE);
+	/*
+	 * Decide again under the lock, reading the item again: the lockless
+	 * read may be stale.  Memory that looked gone may hold the item again
+	 * (freed, then allocated at the same address with its old bytes, and
+	 * INIT_WORK found the record through them), and a plain record may
+	 * have been taken for a new timer.  Every binding, and every timer of
+	 * a plain record, starts with a write the check below sees: a new
+	 * cookie, the link in the item, or the PENDING bit.
+	 */
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	gone = rec->item == item && rec->cookie == cookie &&
 	       !(work_busy)(&rec->dwork.work) &&
-	       !rec->dying && !rec->releasing;
+	       !rec->dying && !rec->releasing &&
+	       w26_rec_gone(rec, item, cookie);
 	if (gone) {
 		rec->releasing = true;
 		w26_unbind_locked(rec);

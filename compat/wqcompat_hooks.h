@@ -8,6 +8,8 @@
  * In a test build, the module parameter test_delay_us takes one delay per
  * point, in microseconds, in the order of enum wqcompat_hook (for example
  * test_delay_us=0,500000,0); a point sleeps when it may, spins when not.
+ * wqcompat_test_hits(point) counts the times a point was reached: a test
+ * waits for that state, not for a time, before it acts inside the window.
  */
 #ifndef _WQCOMPAT_HOOKS_H
 #define _WQCOMPAT_HOOKS_H
@@ -19,11 +21,16 @@ enum wqcompat_hook {
 	WQCOMPAT_HOOK_SCHEDULE_TASK,
 	/* a module's unload began, before its first round */
 	WQCOMPAT_HOOK_GOING_BEGIN,
+	/* a reclaim pass found an item gone, before it takes w26_lock */
+	WQCOMPAT_HOOK_RECLAIM_GONE,
+	/* a 2.6 delayed call of a modern item has its record, not yet armed */
+	WQCOMPAT_HOOK_PLAIN_TAKEN,
 	WQCOMPAT_HOOK_NR
 };
 
 #ifdef WQCOMPAT_TEST_HOOKS
 void wqcompat_test_delay(enum wqcompat_hook point);
+int wqcompat_test_hits(unsigned int point);
 #else
 static inline void wqcompat_test_delay(enum wqcompat_hook point) { }
 #endif

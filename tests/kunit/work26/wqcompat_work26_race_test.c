@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the races of the 2.6 layer that need a window widened to
+ * be seen: run against wqcompat.ko built with its test-only delay points
+ * (scripts/kbuild --hooks; tests/kunit/work26/runs: @hooks).  On a shim
+ * without them every case is skipped.
+ *
+ * A case holds the shim at a delay point, waits until the point's hit
+ * count (test_delay_hits) says the shim is there, a state and not a time,
+ * then acts inside the window.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/fs.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#define W26R_PARAMS "/sys/module/wqcompat/parameters/"
+
+/* Delay points, in the order of compat/wqcompat_hooks.h. */
+enum { W26R_RECLAIM_GONE = 3, W26R_PLAIN_TAKEN = 4 };
+#define W26R_NO_DELAYS "0,0,0,0,0"
+#define W26R_HOLD_US 2000000
+
+static int w26r_write(const char *name, const char *val)
+{
+	char path[96];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), W26R_PARAMS "%s", name);
+	f = filp_open(path, O_WRONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_write(f, val, strlen(val), &pos);
+	filp_close(f, NULL);
+	return n < 0 ? n : 0;
+}
+
+/* The shim's hit counts, in its test build only (compat/hooks.c). */
+int wqcompat_test_hits(unsigned int point);
+static int (*w26r_hits)(unsigned int point);
+
+/* Wait until delay point @point is reached more than @before times. */
+static bool w26r_wait_hit(unsigned int point, long before)
+{
+	unsigned long until = jiffies + 30 * HZ;
+
+	while (w26r_hits(point) <= before) {
+		if (time_after(jiffies, until))
+			return false;
+		schedule_timeout_uninterruptible(1);
+	}
+	return true;
+}
+
+/* Hold the shim at @point for W26R_HOLD_US, or skip without hooks. */
+static long w26r_hold(struct kunit *test, unsigned int point)
+{
+	char delays[64];
+
+	if (!w26r_hits || w26r_write("test_delay_us", W26R_NO_DELAYS))
+		kunit_skip(test, "wqcompat.ko without test delay points");
+	snprintf(delays, sizeof(delays), "%s%u%s",
+		 point == W26R_RECLAIM_GONE ? "0,0,0," : "0,0,0,0,",
+		 W26R_HOLD_US, point == W26R_RECLAIM_GONE ? ",0" : "");
+	KUNIT_ASSERT_EQ(test, w26r_write("test_delay_us", delays), 0);
+	return w26r_hits(point);
+}
+
+struct w26r_item {
+	struct work_struct work;
+	atomic_t runs;
+	struct completion ran;
+	struct workqueue_struct *wq;
+	struct completion returned;
+	int ret;
+};
+
+static void w26r_legacy_handler(void *data)
+{
+	struct w26r_item *it = data;
+
+	atomic_inc(&it->runs);
+	complete(&it->ran);
+}
+
+static int w26r_reclaim_fn(void *arg)
+{
+	struct w26r_item *it = arg;
+
+	it->ret = w26r_write("work26_reclaim", "1");
+	complete(&it->returned);
+	return 0;
+}
+
+/*
+ * Promise: INIT_WORK() then queue_work() queues, whatever a reclaim pass
+ * running at the same time decides.  The item's memory looks gone to the
+ * pass (freed), and is the item again before the pass takes its lock
+ * (allocated at the same address with its old bytes, so INIT_WORK finds
+ * the record through them): the pass must not release that record, or
+ * the next queue_work() finds the item's handler unknown and returns 0.
+ */
+static void w26_reclaim_spares_item_initialised_in_window(struct kunit *test)
+{
+	struct w26r_item *it = kunit_kzalloc(test, sizeof(*it), GFP_KERNEL);
+	struct work_struct saved;
+	struct task_struct *t;
+	long hits;
+
+	KUNIT_ASSERT_NOT_NULL(test, it);
+	init_completion(&it->ran);
+	init_completion(&it->returned);
+	it->wq = create_singlethread_workqueue("w26r");
+	KUNIT_ASSERT_NOT_NULL(test, it->wq);
+	/* No record of an earlier item may be found gone before this one. */
+	KUNIT_ASSERT_EQ(test, w26r_write("work26_reclaim", "1"), 0);
+
+	INIT_WORK(&it->work, w26r_legacy_handler, it);
+	KUNIT_ASSERT_TRUE(test, queue_work(it->wq, &it->work));
+	flush_workqueue(it->wq);
+	KUNIT_ASSERT_EQ(test, atomic_read(&it->runs), 1);
+
+	hits = w26r_hold(test, W26R_RECLAIM_GONE);
+	memcpy(&saved, &it->work, sizeof(saved));
+	memset(&it->work, 0x5a, sizeof(it->work));	/* freed, reused */
+	t = kthread_run(w26r_reclaim_fn, it, "w26r_reclaim");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(W26R_RECLAIM_GONE, hits));
+	/* Allocated again with its old bytes, and initialised. */
+	memcpy(&it->work, &saved, sizeof(saved));
+	INIT_WORK(&it->work, w26r_legacy_handler, it);
+	wait_for_completion(&it->returned);
+	w26r_write("test_delay_us", W26R_NO_DELAYS);
+	KUNIT_EXPECT_EQ(test, it->ret, 0);
+
+	reinit_completion(&it->ran);
+	KUNIT_EXPECT_TRUE(test, queue_work(it->wq, &it->work));
+	flush_workqueue(it->wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&it->runs), 2);
+	destroy_workqueue(it->wq);
+}
+
+static void w26r_modern_handler(struct work_struct *work)
+{
+	struct w26r_item *it = container_of(work, struct w26r_item, work);
+
+	atomic_inc(&it->runs);
+	complete(&it->ran);
+}
+
+static int w26r_plain_fn(void *arg)
+{
+	struct w26r_item *it = arg;
+
+	it->ret = queue_delayed_work(it->wq, &it->work, 1);
+	complete(&it->returned);
+	return 0;
+}
+
+/*
+ * Promise: a 2.6 queue_delayed_work() of a modern item (2-argument
+ * INIT_WORK, half-converted code) that returned nonzero runs the handler,
+ * even if a reclaim pass runs between the moment the call has its record
+ * and the moment it arms the record's timer.  The record looks idle then
+ * (no timer yet); released, the timer would fire into a free record and
+ * the item would stay pending forever.
+ */
+static void w26_reclaim_spares_plain_timer_being_armed(struct kunit *test)
+{
+	struct w26r_item *it = kunit_kzalloc(test, sizeof(*it), GFP_KERNEL);
+	struct task_struct *t;
+	bool ran;
+	long hits;
+
+	KUNIT_ASSERT_NOT_NULL(test, it);
+	init_completion(&it->ran);
+	init_completion(&it->returned);
+	it->wq = create_singlethread_workqueue("w26r");
+	KUNIT_ASSERT_NOT_NULL(test, it->wq);
+	INIT_WORK(&it->work, w26r_modern_handler);
+
+	hits = w26r_hold(test, W26R_PLAIN_TAKEN);
+	t = kthread_run(w26r_plain_fn, it, "w26r_plain");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(W26R_PLAIN_TAKEN, hits));
+	KUNIT_EXPECT_EQ(test, w26r_write("work26_reclaim", "1"), 0);
+	wait_for_completion(&it->returned);
+	w26r_write("test_delay_us", W26R_NO_DELAYS);
+	KUNIT_EXPECT_EQ(test, it->ret, 1);
+
+	ran = wait_for_completion_timeout(&it->ran, 30 * HZ);
+	KUNIT_EXPECT_TRUE(test, ran);
+	KUNIT_EXPECT_EQ(test, atomic_read(&it->runs), 1);
+	KUNIT_EXPECT_FALSE(test, work_pending(&it->work));
+	if (!ran)	/* let the queue be destroyed: nothing holds the bit */
+		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&it->work));
+	destroy_workqueue(it->wq);
+}
+
+static struct kunit_case w26r_cases[] = {
+	KUNIT_CASE(w26_reclaim_spares_item_initialised_in_window),
+	KUNIT_CASE(w26_reclaim_spares_plain_timer_being_armed),
+	{}
+};
+
+static int w26r_init(struct kunit_suite *suite)
+{
+	w26r_hits = symbol_get(wqcompat_test_hits);
+	return 0;
+}
+
+static void w26r_exit(struct kunit_suite *suite)
+{
+	if (w26r_hits)
+		symbol_put(wqcompat_test_hits);
+}
+
+static struct kunit_suite w26r_suite = {
+	.name = "wqcompat_work26_race",
+	.suite_init = w26r_init,
+	.suite_exit = w26r_exit,
+	.test_cases = w26r_cases,
+};
+
+kunit_test_suites(&w26r_suite);
+
+MODULE_DESCRIPTION("KUnit suite for wqcompat's 2.6 layer: races, with widened windows");
+MODULE_LICENSE("GPL");
