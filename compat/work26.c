@@ -113,10 +113,10 @@ static bool w26_kernel_touched(struct work_struct *work)
  *
  * Makes @work an idle legacy item.  If the memory still holds a binding
  * of this address (the item, or one freed at the same address, was
- * initialised and queued before), the record is kept and given @func and
- * @data; if it was pending, it is cancelled first, since 2.6's INIT_WORK
- * reset an item to idle (and corrupted its queue).  Otherwise @func and
- * @data are stored in @work itself until its first queueing.
+ * initialised and queued before), a pending run of it is cancelled, since
+ * 2.6's INIT_WORK reset an item to idle (and corrupted its queue); the
+ * record is kept and given @func and @data if @owner bound it.  Otherwise
+ * @func and @data are stored in @work itself until its first queueing.
  *
  * Context: any, hard IRQ included; takes no lock, allocates nothing, never
  * fails.
@@ -146,9 +146,17 @@ void wqcompat_init_work(struct work_struct *work, void (*func)(void *data),
 		 * cancel_work_sync() find that run; on 6.12 it also holds a
 		 * waiting cancel's disable count.
 		 */
-		wqcompat_w26_set_handler(rec, func, data);
-		WRITE_ONCE(rec->owner, owner);
-		return;
+		/*
+		 * Only the record's own module takes it over here.  Another
+		 * module's item at a reused address starts unbound, and its
+		 * first queueing finds the record by address under w26_lock
+		 * (w26_bind()): the owner changes only there, never while the
+		 * old owner's unload decides what is its own.
+		 */
+		if (likely(READ_ONCE(rec->owner) == owner)) {
+			wqcompat_w26_set_handler(rec, func, data);
+			return;
+		}
 	}
 	work->data = (atomic_long_t)WORK_DATA_INIT();
 	WRITE_ONCE(work->entry.next, (struct list_head *)func);

@@ -37,6 +37,7 @@
 /* compat/ sees the kernel's headers first: add the overlay on top. */
 #include "include/linux/workqueue.h"
 #include "wqcompat.h"
+#include "wqcompat_hooks.h"
 #include "work26_rec.h"
 
 static bool work26_unload_warn = true;
@@ -203,6 +204,7 @@ unsigned int wqcompat_work26_going_round(struct module *mod)
 	w26_for_each_rec(w26_going_mark, &round);
 	if (!round.found)
 		return 0;
+	wqcompat_test_delay(WQCOMPAT_HOOK_GOING_MARKED);
 	synchronize_rcu();
 	w26_for_each_rec(w26_going_cancel, &round);
 	return round.found;

@@ -388,7 +388,16 @@ again:
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	fn = READ_ONCE(work->func);
 	if (fn == wqcompat_work_trampoline) {
-		rec = wqcompat_w26_rec_of(work) ?: w26_hash_find(work, W26_LEGACY);
+		/*
+		 * A link that is not this item's makes it a struct copy of
+		 * the item the link names, even at an address whose earlier
+		 * item's record is still in the hash; only a link the kernel
+		 * overwrote (a list pointer) sends to the hash.
+		 */
+		if ((unsigned long)READ_ONCE(work->entry.next) & 1)
+			rec = wqcompat_w26_rec_of(work);
+		else
+			rec = w26_hash_find(work, W26_LEGACY);
 		if (rec)
 			goto out;
 		/* A struct copy of a bound item: same handler, new record. */

@@ -25,6 +25,8 @@ enum wqcompat_hook {
 	WQCOMPAT_HOOK_RECLAIM_GONE,
 	/* a 2.6 delayed call of a modern item has its record, not yet armed */
 	WQCOMPAT_HOOK_PLAIN_TAKEN,
+	/* a going module's records are marked dying, not yet cancelled */
+	WQCOMPAT_HOOK_GOING_MARKED,
 	WQCOMPAT_HOOK_NR
 };
 

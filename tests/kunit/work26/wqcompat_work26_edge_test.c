@@ -13,7 +13,8 @@
  *  - "static DECLARE_WORK(...)" inside a function;
  *  - a legacy item inside a struct delayed_work queued again while queued;
  *  - a handler re-initialises its own item, and a cancel or flush that
- *    starts after that still waits for it.
+ *    starts after that still waits for it;
+ *  - a struct copy of an item lands where another item lived.
  *
  * Written the way a 2005 driver is: handlers are void f(void *data).
  * Waiting is a completion or a flush; the one sleep in a handler only
@@ -630,6 +631,40 @@ static void w26_reinit_in_handler_then_wait(struct kunit *test)
 	w26e_reinit_wait(test, true);
 }
 
+/*
+ * Promise: a struct copy of a bound item runs the original's handler with
+ * the original's data (2.6 copied func and data with the struct), also
+ * when the copy lands where an earlier item lived and that item's record
+ * is still bound to the address.
+ */
+static void w26_struct_copy_over_old_item(struct kunit *test)
+{
+	struct workqueue_struct *wq = create_singlethread_workqueue("w26e");
+	struct w26e *orig = w26e_new(test), *old = w26e_new(test);
+	struct work_struct *slot;
+
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	slot = kunit_kzalloc(test, sizeof(*slot), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	/* An earlier item at @slot, queued: its record is bound there. */
+	INIT_WORK(slot, w26e_handler, old);
+	KUNIT_ASSERT_TRUE(test, queue_work(wq, slot));
+	INIT_WORK(&orig->work, w26e_handler, orig);
+	KUNIT_ASSERT_TRUE(test, queue_work(wq, &orig->work));
+	flush_workqueue(wq);
+
+	*slot = orig->work;		/* the copy, over the earlier item */
+	KUNIT_EXPECT_TRUE(test, queue_work(wq, slot));
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&orig->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&old->runs), 1);
+	/* And the original is still itself. */
+	KUNIT_EXPECT_TRUE(test, queue_work(wq, &orig->work));
+	flush_workqueue(wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&orig->runs), 3);
+	destroy_workqueue(wq);
+}
+
 static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_void_star_is_legacy),
 	KUNIT_CASE(w26_rearm_during_destroy),
@@ -642,6 +677,7 @@ static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_static_declare_in_function),
 	KUNIT_CASE(w26_requeue_delayed_while_queued),
 	KUNIT_CASE(w26_reinit_in_handler_then_wait),
+	KUNIT_CASE(w26_struct_copy_over_old_item),
 	{}
 };
 

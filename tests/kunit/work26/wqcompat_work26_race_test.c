@@ -23,8 +23,8 @@
 #define W26R_PARAMS "/sys/module/wqcompat/parameters/"
 
 /* Delay points, in the order of compat/wqcompat_hooks.h. */
-enum { W26R_RECLAIM_GONE = 3, W26R_PLAIN_TAKEN = 4 };
-#define W26R_NO_DELAYS "0,0,0,0,0"
+enum { W26R_RECLAIM_GONE = 3, W26R_PLAIN_TAKEN = 4, W26R_POINTS = 6 };
+#define W26R_NO_DELAYS "0,0,0,0,0,0"
 #define W26R_HOLD_US 2000000
 
 static int w26r_write(const char *name, const char *val)
@@ -64,12 +64,14 @@ static bool w26r_wait_hit(unsigned int point, long before)
 static long w26r_hold(struct kunit *test, unsigned int point)
 {
 	char delays[64];
+	unsigned int i;
+	int n = 0;
 
 	if (!w26r_hits || w26r_write("test_delay_us", W26R_NO_DELAYS))
 		kunit_skip(test, "wqcompat.ko without test delay points");
-	snprintf(delays, sizeof(delays), "%s%u%s",
-		 point == W26R_RECLAIM_GONE ? "0,0,0," : "0,0,0,0,",
-		 W26R_HOLD_US, point == W26R_RECLAIM_GONE ? ",0" : "");
+	for (i = 0; i < W26R_POINTS; i++)
+		n += scnprintf(delays + n, sizeof(delays) - n, "%s%u",
+			       i ? "," : "", i == point ? W26R_HOLD_US : 0);
 	KUNIT_ASSERT_EQ(test, w26r_write("test_delay_us", delays), 0);
 	return w26r_hits(point);
 }
