@@ -50,6 +50,7 @@
 #include <linux/hardirq.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
 /* compat/ sees the kernel's headers first: add the overlay on top. */
@@ -220,6 +221,57 @@ EXPORT_SYMBOL_GPL(wqcompat_prepare_work);
 /* ------------------------------------------------------------------ */
 /* Running */
 
+/*
+ * A run of @rec's handler (by a worker, or by hand) is over: count it and
+ * wake whoever waits for the runs in progress.  The record outlives the
+ * item, so the handler may have freed the item.
+ */
+void w26_run_end(struct wqcompat_work26_rec *rec)
+{
+	atomic_inc(&rec->done);
+	smp_mb__before_atomic();
+	atomic_dec(&rec->active);
+	smp_mb__after_atomic();
+	wake_up_var(&rec->active);
+}
+
+/* The legacy record whose handler a worker runs in this task, or NULL. */
+struct wqcompat_work26_rec *w26_current_rec(void)
+{
+	struct work_struct *cur = current_work();
+
+	if (!cur || READ_ONCE(cur->func) != w26_shadow_fn)
+		return NULL;
+	return container_of(cur, struct wqcompat_work26_rec, dwork.work);
+}
+
+/**
+ * w26_wait_runs - wait for the runs of @rec's handler in progress
+ * @rec: a bound record
+ *
+ * The runs the kernel does not know of, by hand in a flush from a handler
+ * on its own queue, and those of other workers, without the kernel's
+ * flush_work() (which, from a handler on the same queue, is a recursive
+ * wait to lockdep).  A run in this very task (the caller is the handler)
+ * is not waited for.  Runs that start later are not waited for.
+ * Context: process; sleeps.  Return: true if it waited.
+ */
+bool w26_wait_runs(struct wqcompat_work26_rec *rec)
+{
+	int own = (w26_current_rec() == rec) +
+		  (READ_ONCE(rec->hand_task) == current);
+	int active, done;
+
+	smp_mb();	/* the caller's cancel or flush, then the count */
+	active = atomic_read(&rec->active);
+	if (active <= own)
+		return false;
+	done = atomic_read(&rec->done);
+	wait_var_event(&rec->active, atomic_read(&rec->active) <= own ||
+		       atomic_read(&rec->done) - done >= active - own);
+	return true;
+}
+
 /**
  * w26_shadow_fn - the work function of every shadow
  * @shadow: &rec->dwork.work, run by a workqueue worker
@@ -239,13 +291,15 @@ void w26_shadow_fn(struct work_struct *shadow)
 		w26_plain_run(rec);
 		return;
 	}
+	atomic_inc(&rec->active);
+	WRITE_ONCE(rec->run_qwq, READ_ONCE(rec->qwq));
 	w26_get_handler(rec, &func, &data);
-	if (unlikely(!func)) {
+	if (likely(func))
+		func(data);
+	else
 		pr_err_ratelimited("wqcompat: legacy work %p has no handler (INIT_WORK with NULL?): not run\n",
 				   READ_ONCE(rec->item));
-		return;
-	}
-	func(data);
+	w26_run_end(rec);
 }
 
 /**
@@ -432,10 +486,15 @@ unsigned int wqcompat_work_busy(struct work_struct *work)
 	struct wqcompat_work26_rec *rec = w26_find(work);
 	unsigned int busy = 0;
 
-	if (!wqcompat_work_is_legacy(work))
-		return w26_plain_busy(work) | (work_busy)(work);
-	if (rec)
+	if (!wqcompat_work_is_legacy(work)) {
+		busy = w26_plain_busy(work);
+		return busy | (work_busy)(work);
+	}
+	if (rec) {
 		busy = (work_busy)(&rec->dwork.work);
+		if (atomic_read(&rec->active))
+			busy |= WORK_BUSY_RUNNING;	/* run by hand */
+	}
 	if (w26_kernel_touched(work))
 		busy |= (work_busy)(work);
 	return busy;
@@ -446,7 +505,8 @@ EXPORT_SYMBOL_GPL(wqcompat_work_busy);
  * wqcompat_flush_work - flush_work() of any item
  * @work: legacy item, or a modern one while W26_PLAIN records exist
  *
- * Waits until the item's last queueing has run; an armed timer is not
+ * Waits until the item's last queueing has run, and for a run of it by
+ * hand in a flush from a handler on its queue; an armed timer is not
  * waited for (as the kernel's flush_work() of a delayed item's work).
  * Return: true if it waited for something.
  * Context: process; sleeps.
@@ -456,11 +516,15 @@ bool wqcompat_flush_work(struct work_struct *work)
 	struct wqcompat_work26_rec *rec;
 	bool ret = false;
 
-	if (!wqcompat_work_is_legacy(work))
-		return w26_plain_flush(work) | (flush_work)(work);
+	if (!wqcompat_work_is_legacy(work)) {
+		ret = w26_plain_flush(work);
+		return (flush_work)(work) || ret;
+	}
 	rec = w26_find(work);
-	if (rec)
+	if (rec) {
 		ret = (flush_work)(&rec->dwork.work);
+		ret |= w26_wait_runs(rec);
+	}
 	if (w26_kernel_touched(work))
 		ret |= (flush_work)(work);
 	return ret;
@@ -480,8 +544,10 @@ bool wqcompat_cancel_work(struct work_struct *work)
 	struct wqcompat_work26_rec *rec;
 	bool ret = false;
 
-	if (!wqcompat_work_is_legacy(work))
-		return w26_plain_cancel(work, false) | (cancel_work)(work);
+	if (!wqcompat_work_is_legacy(work)) {
+		ret = w26_plain_cancel(work, false);
+		return (cancel_work)(work) || ret;
+	}
 	rec = w26_find(work);
 	if (rec)
 		ret = (cancel_delayed_work)(&rec->dwork);
@@ -496,7 +562,8 @@ EXPORT_SYMBOL_GPL(wqcompat_cancel_work);
  * @work: legacy item, or a modern one while W26_PLAIN records exist
  *
  * Stops its timer, takes it off its queue and waits for a running
- * handler; converges on an item that re-queues or re-arms itself.
+ * handler (run by a worker, or by hand in a flush from a handler on its
+ * queue); converges on an item that re-queues or re-arms itself.
  * Return: true if it was pending.
  * Context: process; sleeps; not from the item's own handler.
  */
@@ -505,11 +572,15 @@ bool wqcompat_cancel_work_sync(struct work_struct *work)
 	struct wqcompat_work26_rec *rec;
 	bool ret = false;
 
-	if (!wqcompat_work_is_legacy(work))
-		return w26_plain_cancel(work, true) | (cancel_work_sync)(work);
+	if (!wqcompat_work_is_legacy(work)) {
+		ret = w26_plain_cancel(work, true);
+		return (cancel_work_sync)(work) || ret;
+	}
 	rec = w26_find(work);
-	if (rec)
+	if (rec) {
 		ret = cancel_delayed_work_sync(&rec->dwork);
+		w26_wait_runs(rec);
+	}
 	if (w26_kernel_touched(work))
 		ret |= (cancel_work_sync)(work);
 	return ret;

@@ -25,7 +25,9 @@
  *     handlers, whose re-queueing the kernel's cancel refuses while it
  *     waits.
  *  3. For each: cancel_delayed_work_sync() of the shadow (timer, queue, a
- *     running handler) or the W26_PLAIN timer; report what was still
+ *     running handler) or the W26_PLAIN timer, and a wait for a run by
+ *     hand (a flush from a handler on its queue, which checks @dying
+ *     under w26_lock before it takes an item); report what was still
  *     pending; put the record back on the free list.
  * A round that found none ends the layer's part.
  */
@@ -107,6 +109,8 @@ static void w26_going_mark(struct wqcompat_work26_rec *rec, void *arg)
 	    w26_rec_owned_by(rec, round->mod)) {
 		/* What it was doing when its module went: for the report. */
 		rec->going_busy = (work_busy)(&rec->dwork.work) |
+				  (atomic_read(&rec->active) ?
+				   WORK_BUSY_RUNNING : 0) |
 				  (timer_pending(&rec->dwork.timer) ?
 				   W26_GOING_ARMED : 0);
 		WRITE_ONCE(rec->dying, true);

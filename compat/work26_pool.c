@@ -179,6 +179,8 @@ static void w26_rec_fresh(struct wqcompat_work26_rec *rec)
 	rec->going_busy = 0;
 	rec->owner = NULL;
 	rec->qwq = NULL;
+	rec->run_qwq = NULL;
+	rec->hand_task = NULL;
 	rec->func = NULL;
 	rec->data = NULL;
 	INIT_DELAYED_WORK(&rec->dwork, w26_shadow_fn);
@@ -560,14 +562,15 @@ void w26_unbind_locked(struct wqcompat_work26_rec *rec)
  * w26_recycle - put an unbound record back on the free list
  * @rec: a record w26_unbind_locked() took away
  *
- * Cancels the shadow (or the W26_PLAIN timer) and waits for it, then
- * initialises it anew.  Context: process; sleeps.
+ * Cancels the shadow (or the W26_PLAIN timer) and waits for it and for a
+ * run of its handler by hand, then initialises it anew.  Context: process; sleeps.
  */
 void w26_recycle(struct wqcompat_work26_rec *rec)
 {
 	unsigned long flags;
 
 	cancel_delayed_work_sync(&rec->dwork);
+	w26_wait_runs(rec);	/* and a run by hand */
 	w26_rec_fresh(rec);
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
@@ -664,7 +667,7 @@ static void w26_reclaim_one(struct wqcompat_work26_rec *rec, void *arg)
 	item = READ_ONCE(rec->item);
 	cookie = READ_ONCE(rec->cookie);
 	if (!item || (work_busy)(&rec->dwork.work) ||
-	    !w26_rec_gone(rec, item, cookie))
+	    atomic_read(&rec->active) || !w26_rec_gone(rec, item, cookie))
 		return;
 	wqcompat_test_delay(WQCOMPAT_HOOK_RECLAIM_GONE);
 	/*
@@ -678,7 +681,7 @@ static void w26_reclaim_one(struct wqcompat_work26_rec *rec, void *arg)
 	 */
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	gone = rec->item == item && rec->cookie == cookie &&
-	       !(work_busy)(&rec->dwork.work) &&
+	       !(work_busy)(&rec->dwork.work) && !atomic_read(&rec->active) &&
 	       !rec->dying && !rec->releasing &&
 	       w26_rec_gone(rec, item, cookie);
 	if (gone) {

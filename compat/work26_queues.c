@@ -20,11 +20,13 @@
  *  - the 2-argument schedule_on_each_cpu() and the 3-argument
  *    execute_in_process_context().
  */
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/hardirq.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
 /* compat/ sees the kernel's headers first: add the overlay on top. */
@@ -68,16 +70,6 @@ bool w26_wq_dying(struct workqueue_struct *wq)
 	return dying;
 }
 
-/* The legacy record whose handler the current task runs, or NULL. */
-static struct wqcompat_work26_rec *w26_current_rec(void)
-{
-	struct work_struct *cur = current_work();
-
-	if (!cur || READ_ONCE(cur->func) != w26_shadow_fn)
-		return NULL;
-	return container_of(cur, struct wqcompat_work26_rec, dwork.work);
-}
-
 /* ------------------------------------------------------------------ */
 /* A flush from a handler running on the queue it flushes */
 
@@ -89,13 +81,19 @@ struct w26_self_flush {
 
 /*
  * One legacy item queued on the queue (not armed, not running elsewhere):
- * take it off and run it here, as 2.6's run_workqueue() did.
+ * take it off and run it here, as 2.6's run_workqueue() did.  The run is
+ * counted (@active) before the shadow is taken off, so that a cancel,
+ * flush or unload that finds the shadow idle waits for it
+ * (w26_wait_runs()); an item whose module is going is left to its unload.
  */
 static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_self_flush *sf = arg;
+	struct task_struct *prev;
 	void (*func)(void *data);
+	unsigned long flags;
 	unsigned int busy;
+	bool counted = false, taken = false;
 	void *data;
 
 	if (rec == sf->self || READ_ONCE(rec->kind) != W26_LEGACY ||
@@ -105,15 +103,39 @@ static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
 	busy = (work_busy)(&rec->dwork.work);
 	if (!(busy & WORK_BUSY_PENDING) || (busy & WORK_BUSY_RUNNING))
 		return;
-	if (!(cancel_delayed_work)(&rec->dwork))
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	if (rec->kind == W26_LEGACY && !rec->dying && !rec->releasing) {
+		atomic_inc(&rec->active);
+		smp_mb__after_atomic();
+		counted = true;
+		taken = (cancel_delayed_work)(&rec->dwork);
+	}
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	if (!taken) {
+		if (counted) {
+			/* not ours to run after all: uncount, wake waiters */
+			smp_mb__before_atomic();
+			atomic_dec(&rec->active);
+			smp_mb__after_atomic();
+			wake_up_var(&rec->active);
+		}
 		return;
+	}
 	w26_get_handler(rec, &func, &data);
+	prev = READ_ONCE(rec->hand_task);
+	WRITE_ONCE(rec->hand_task, current);
 	if (func)
 		func(data);
+	WRITE_ONCE(rec->hand_task, prev);
+	w26_run_end(rec);
 	sf->ran++;
 }
 
-/* A legacy item running on the queue in another worker: wait for it. */
+/*
+ * A legacy item running on the queue in another worker: wait for it, with
+ * the shim's wait (the kernel's flush_work() of an item of the caller's
+ * own queue is a recursive wait to lockdep).
+ */
 static void w26_wait_other(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_self_flush *sf = arg;
@@ -122,7 +144,7 @@ static void w26_wait_other(struct wqcompat_work26_rec *rec, void *arg)
 	    READ_ONCE(rec->qwq) != sf->wq)
 		return;
 	if ((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING)
-		(flush_work)(&rec->dwork.work);
+		w26_wait_runs(rec);
 }
 
 /*
@@ -164,7 +186,7 @@ void wqcompat_flush_workqueue(struct workqueue_struct *wq)
 {
 	struct wqcompat_work26_rec *self = w26_current_rec();
 
-	if (self && READ_ONCE(self->qwq) == wq)
+	if (self && READ_ONCE(self->run_qwq) == wq)
 		w26_flush_self(wq, self);
 	else
 		__flush_workqueue(wq);
@@ -251,17 +273,26 @@ EXPORT_SYMBOL_GPL(wqcompat_destroy_workqueue);
 /* ------------------------------------------------------------------ */
 /* schedule_on_each_cpu(func, info), execute_in_process_context(fn, d, ew) */
 
+struct w26_each_all {
+	atomic_t left;			/* calls not yet returned */
+	struct completion done;
+};
+
 struct w26_each {
 	struct work_struct work;
 	void (*func)(void *info);
 	void *info;
+	struct w26_each_all *all;
 };
 
 static void w26_each_fn(struct work_struct *work)
 {
 	struct w26_each *each = container_of(work, struct w26_each, work);
+	struct w26_each_all *all = each->all;
 
 	each->func(each->info);
+	if (atomic_dec_and_test(&all->left))
+		complete(&all->done);
 }
 
 /**
@@ -269,28 +300,35 @@ static void w26_each_fn(struct work_struct *work)
  * @func: called as func(info) once on every online CPU, in process context
  * @info: its argument
  *
- * Waits until all calls returned.  Return: 0, or -ENOMEM.
+ * Waits until all calls returned, with a completion rather than the
+ * kernel's flush_work(): called from a handler on the events queue (2.6
+ * drivers did), that would be a recursive wait to lockdep; the per-CPU
+ * pools start another worker while this one sleeps, as keventd's own flush
+ * ran the queue on 2.6.  Return: 0, or -ENOMEM.
  * Context: process; sleeps; allocates (as 2.6 did).
  */
 int wqcompat_schedule_on_each_cpu(void (*func)(void *info), void *info)
 {
+	struct w26_each_all all;
 	struct w26_each __percpu *works;
 	int cpu;
 
 	works = alloc_percpu(struct w26_each);
 	if (!works)
 		return -ENOMEM;
+	init_completion(&all.done);
 	cpus_read_lock();
+	atomic_set(&all.left, num_online_cpus());
 	for_each_online_cpu(cpu) {
 		struct w26_each *each = per_cpu_ptr(works, cpu);
 
 		INIT_WORK(&each->work, w26_each_fn);
 		each->func = func;
 		each->info = info;
+		each->all = &all;
 		(queue_work_on)(cpu, wqcompat_events_wq, &each->work);
 	}
-	for_each_online_cpu(cpu)
-		(flush_work)(&per_cpu_ptr(works, cpu)->work);
+	wait_for_completion(&all.done);
 	cpus_read_unlock();
 	free_percpu(works);
 	return 0;

@@ -42,6 +42,9 @@ void w26_recycle(struct wqcompat_work26_rec *rec);
 void w26_get_handler(struct wqcompat_work26_rec *rec,
 		     void (**func)(void *data), void **data);
 void w26_shadow_fn(struct work_struct *shadow);
+void w26_run_end(struct wqcompat_work26_rec *rec);
+struct wqcompat_work26_rec *w26_current_rec(void);
+bool w26_wait_runs(struct wqcompat_work26_rec *rec);
 bool w26_module_refused(struct module *owner, void (*func)(void *data),
 			struct work_struct *item);
 int wqcompat_work26_pool_init(void);

@@ -16,13 +16,20 @@
 #include <linux/types.h>
 
 struct module;
+struct task_struct;
 
 /**
  * struct wqcompat_work26_rec - what 2.6 kept inside struct work_struct
  * @item:	the driver's work_struct bound to this record, or NULL;
  *		written under w26_lock, read locklessly by the fast paths
- * @qwq:	queue of the latest queueing, a hint for a flush from a handler
- *		running on that queue; written locklessly
+ * @qwq:	queue of the latest queueing; written locklessly
+ * @run_qwq:	@qwq when the run in progress started: the queue a flush from
+ *		the handler is a flush of its own queue for
+ * @active:	runs of the handler in progress, by a worker or by hand (a
+ *		flush from a handler on its own queue runs items in itself)
+ * @done:	runs finished (wraps); with @active, what a wait for the runs
+ *		in progress waits for (w26_wait_runs())
+ * @hand_task:	the task running it by hand, if any
  * @dying:	queueing refused: the owner module is going away.  The fast
  *		paths read it with preemption off; unload waits for them with
  *		synchronize_rcu() before it cancels (work26_going.c)
@@ -43,6 +50,10 @@ struct module;
 struct wqcompat_work26_rec {
 	struct work_struct *item;
 	struct workqueue_struct *qwq;
+	struct workqueue_struct *run_qwq;
+	atomic_t active;
+	atomic_t done;
+	struct task_struct *hand_task;
 	bool dying;
 	u8 kind;
 	bool releasing;

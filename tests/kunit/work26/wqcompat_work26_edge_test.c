@@ -14,7 +14,10 @@
  *  - a legacy item inside a struct delayed_work queued again while queued;
  *  - a handler re-initialises its own item, and a cancel or flush that
  *    starts after that still waits for it;
- *  - a struct copy of an item lands where another item lived.
+ *  - a struct copy of an item lands where another item lived;
+ *  - an item run by hand in a flush is seen running by every other call;
+ *  - a handler flushes its own queue while other workers run its items,
+ *    or calls schedule_on_each_cpu() from the events queue.
  *
  * Written the way a 2005 driver is: handlers are void f(void *data).
  * Waiting is a completion or a flush; the one sleep in a handler only
@@ -27,6 +30,7 @@
 #include <linux/fs.h>
 #include <linux/hardirq.h>
 #include <linux/hrtimer.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
@@ -665,6 +669,178 @@ static void w26_struct_copy_over_old_item(struct kunit *test)
 	destroy_workqueue(wq);
 }
 
+/* A flusher on a single-threaded queue runs a victim by hand. */
+struct w26e_hand {
+	struct work_struct flusher, victim;
+	struct workqueue_struct *wq;
+	struct completion victim_started, victim_release;
+	struct completion cancel_returned, flusher_done;
+	atomic_t victim_done;
+	int done_at_cancel;
+};
+
+static void w26e_hand_flusher_fn(void *data)
+{
+	struct w26e_hand *h = data;
+
+	queue_work(h->wq, &h->victim);
+	flush_workqueue(h->wq);		/* runs the victim here, by hand */
+	complete(&h->flusher_done);
+}
+
+static void w26e_hand_victim_fn(void *data)
+{
+	struct w26e_hand *h = data;
+
+	complete(&h->victim_started);
+	wait_for_completion(&h->victim_release);
+	atomic_inc(&h->victim_done);
+}
+
+static int w26e_hand_cancel_fn(void *data)
+{
+	struct w26e_hand *h = data;
+
+	cancel_work_sync(&h->victim);
+	h->done_at_cancel = atomic_read(&h->victim_done);
+	complete(&h->cancel_returned);
+	return 0;
+}
+
+/*
+ * Promise: an item that a flush from a handler on its queue runs by hand
+ * is running as far as every other call is concerned: work_busy() says
+ * so, and cancel_work_sync() (as flush_work() and its module's unload)
+ * returns only after that run.  The victim runs inside the flusher's
+ * worker, where the kernel sees nothing of it.
+ */
+static void w26_hand_run_is_visible(struct kunit *test)
+{
+	struct w26e_hand *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	struct task_struct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	h->wq = create_singlethread_workqueue("w26e");
+	KUNIT_ASSERT_NOT_NULL(test, h->wq);
+	init_completion(&h->victim_started);
+	init_completion(&h->victim_release);
+	init_completion(&h->cancel_returned);
+	init_completion(&h->flusher_done);
+	INIT_WORK(&h->flusher, w26e_hand_flusher_fn, h);
+	INIT_WORK(&h->victim, w26e_hand_victim_fn, h);
+	queue_work(h->wq, &h->flusher);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&h->victim_started,
+							    20 * HZ));
+
+	KUNIT_EXPECT_TRUE(test, work_busy(&h->victim) & WORK_BUSY_RUNNING);
+	t = kthread_run(w26e_hand_cancel_fn, h, "w26e_cancel");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	/* A bound on a wait that must not end: the victim is still running. */
+	KUNIT_EXPECT_FALSE(test, wait_for_completion_timeout(&h->cancel_returned,
+							     HZ));
+	complete(&h->victim_release);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&h->cancel_returned,
+							    20 * HZ));
+	KUNIT_EXPECT_EQ(test, h->done_at_cancel, 1);
+	wait_for_completion(&h->flusher_done);
+	destroy_workqueue(h->wq);
+}
+
+/* A handler on a per-CPU queue flushes it while another CPU runs an item. */
+struct w26e_other {
+	struct work_struct a, b;
+	struct workqueue_struct *wq;
+	struct completion b_started, a_flushing, a_done;
+	atomic_t b_done;
+	int b_done_at_flush;
+};
+
+static void w26e_other_b_fn(void *data)
+{
+	struct w26e_other *o = data;
+
+	complete(&o->b_started);
+	wait_for_completion(&o->a_flushing);
+	msleep(100);		/* only widens the window the flush must cover */
+	atomic_inc(&o->b_done);
+}
+
+static void w26e_other_a_fn(void *data)
+{
+	struct w26e_other *o = data;
+
+	wait_for_completion(&o->b_started);
+	complete(&o->a_flushing);
+	flush_workqueue(o->wq);
+	o->b_done_at_flush = atomic_read(&o->b_done);
+	complete(&o->a_done);
+}
+
+/*
+ * Promise: flush_workqueue(q) from a handler on q waits for the legacy
+ * items that other workers of q are running, and does it without a wait
+ * that lockdep sees as recursive (the kernel's flush_work() of an item of
+ * the queue the caller runs on): the debug kernel's log stays clean.
+ */
+static void w26_flush_own_queue_waits_for_others(struct kunit *test)
+{
+	struct w26e_other *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
+	int cpu_a, cpu_b;
+
+	KUNIT_ASSERT_NOT_NULL(test, o);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	cpu_b = cpumask_first(cpu_online_mask);
+	cpu_a = cpumask_next(cpu_b, cpu_online_mask);
+	o->wq = create_workqueue("w26e");
+	KUNIT_ASSERT_NOT_NULL(test, o->wq);
+	init_completion(&o->b_started);
+	init_completion(&o->a_flushing);
+	init_completion(&o->a_done);
+	INIT_WORK(&o->a, w26e_other_a_fn, o);
+	INIT_WORK(&o->b, w26e_other_b_fn, o);
+	queue_work_on(cpu_b, o->wq, &o->b);
+	queue_work_on(cpu_a, o->wq, &o->a);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&o->a_done, 20 * HZ));
+	KUNIT_EXPECT_EQ(test, o->b_done_at_flush, 1);
+	destroy_workqueue(o->wq);
+}
+
+static atomic_t w26e_each_calls;
+
+static void w26e_each_fn(void *info)
+{
+	atomic_inc(&w26e_each_calls);
+}
+
+static void w26e_each_from_events_fn(void *data)
+{
+	struct w26e *e = data;
+
+	atomic_set(&e->runs, schedule_on_each_cpu(w26e_each_fn, NULL));
+	complete(&e->done);
+}
+
+/*
+ * Promise: the 2-argument schedule_on_each_cpu() called from a handler on
+ * the events queue (2.6 drivers did) calls the function on every online
+ * CPU and returns 0, without a wait lockdep sees as recursive.
+ */
+static void w26_schedule_on_each_cpu_from_events(struct kunit *test)
+{
+	struct w26e *e = w26e_new(test);
+	struct work_struct w;
+
+	atomic_set(&w26e_each_calls, 0);
+	atomic_set(&e->runs, -1);
+	INIT_WORK(&w, w26e_each_from_events_fn, e);
+	schedule_work(&w);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&e->done, 20 * HZ));
+	flush_scheduled_work();
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->runs), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&w26e_each_calls), (int)num_online_cpus());
+}
+
 static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_void_star_is_legacy),
 	KUNIT_CASE(w26_rearm_during_destroy),
@@ -678,6 +854,9 @@ static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_requeue_delayed_while_queued),
 	KUNIT_CASE(w26_reinit_in_handler_then_wait),
 	KUNIT_CASE(w26_struct_copy_over_old_item),
+	KUNIT_CASE(w26_hand_run_is_visible),
+	KUNIT_CASE(w26_flush_own_queue_waits_for_others),
+	KUNIT_CASE(w26_schedule_on_each_cpu_from_events),
 	{}
 };
 
