@@ -283,14 +283,15 @@ def parse_check(src, strict):
         raise WqportError(f'{src.path}:{where}: spatch cannot parse the file here')
     regions, lines = unparsed_regions(src.work)
     handlers = check.handler_names(src.text)
-    # branches no kernel from 2.4.0 up compiles (#if LINUX_VERSION_CODE <
-    # 0x02032b: 2.2 compatibility), which stage 1 hides from its patches
-    dead = [(b['first'], b['last']) for b in wqport_tq.dead_branches(src.text, wqport_tq.FLOOR_24)
+    # branches no kernel from 2.6.0 up compiles (#if LINUX_VERSION_CODE <
+    # 0x02032b: 2.2 compatibility; a branch for 2.4 beside one for 2.6),
+    # which stage 1 hides from its patches
+    dead = [(b['first'], b['last']) for b in wqport_tq.dead_branches(src.text, wqport_tq.FLOOR_STAGE1)
             if b['hideable'] and b['kind'] != 'if0']
     old = [r for r in regions if any(a <= r[0] and r[1] <= b for a, b in dead)]
     regions = [r for r in regions if r not in old]
     src.notes += [f'{src.path}:{line}: note: spatch cannot parse lines {first}-{last}, in code '
-                  'for kernels before 2.4.0 that the conversion leaves as it is'
+                  'for kernels before 2.6.0 that the conversion leaves as it is'
                   for first, last, line in old]
     for first, last, line in regions:
         chunk = '\n'.join(lines[first - 1:last])

@@ -53,8 +53,8 @@ def live_text(text, stages):
     """text as the compiler of a target kernel reads it: comments and
     literals blanked (a message that names schedule_task() is no call), and
     #if 0 or branches of older kernels than the stages' output blanked
-    (stage 1: before 2.4.0; stage 2: before 2.6.20)."""
-    floor = wqport_tq.FLOOR_26 if 'stage2' in stages else wqport_tq.FLOOR_24
+    (stage 1: before 2.6.0; stage 2: before 2.6.20)."""
+    floor = wqport_tq.FLOOR_STAGE2 if 'stage2' in stages else wqport_tq.FLOOR_STAGE1
     return wqport_tq.blank_dead(wqport_tq._blank(text), floor)
 
 

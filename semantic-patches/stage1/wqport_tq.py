@@ -120,8 +120,8 @@ def _source(path):
             _cache[key] = None
         else:
             # what spatch skips reads as nothing: comments, literals,
-            # #if 0 and the branches of kernels before 2.4.0
-            _cache[key] = (raw, blank_dead(_blank(raw), FLOOR_24))
+            # #if 0 and the branches of kernels before 2.6.0
+            _cache[key] = (raw, blank_dead(_blank(raw), FLOOR_STAGE1))
     return _cache[key]
 
 
@@ -2117,7 +2117,7 @@ def mask(path):
     tq_struct, the family's calls and the task fields get the KEPT prefix
     (unmask() takes it off again); for the tasks that convert, the
     rewrites _findings() planned (stores moved together, macro bodies); the
-    branches of kernels before 2.4.0 hidden (hide_dead)."""
+    branches of kernels before 2.6.0 hidden (hide_dead)."""
     p = plan(path)
     with open(path, encoding="latin-1") as fh:
         raw = fh.read()
@@ -2128,7 +2128,7 @@ def mask(path):
     if edits:
         with open(path, "w", encoding="latin-1") as fh:
             fh.write(raw)
-    hide_dead(path, FLOOR_24)
+    hide_dead(path, FLOOR_STAGE1)
 
 
 def _rewrites(path, p):
@@ -2151,7 +2151,7 @@ def needs_mask(path):
         return True
     src = _source(path)
     return src is not None and any(b["hideable"] and b["kind"] != "if0"
-                                   for b in dead_branches(src[0], FLOOR_24))
+                                   for b in dead_branches(src[0], FLOOR_STAGE1))
 
 
 def _kept_edits(raw, p):
@@ -2290,10 +2290,13 @@ def has_initializer(path):
 # out-of-tree 2.6 driver branches for the kernels before and after 2.6.20:
 # code in a branch that is false for every kernel from FLOOR up is left as
 # it is (no finding, no conversion, no leftover), like `#if 0`.  FLOOR is
-# stage 1's input, 2.4.0, or stage 2's output, 2.6.20.
+# the oldest kernel a stage's output is for: 2.6.0 for stage 1 (a driver's
+# branch for 2.4 beside one for 2.5/2.6, in sources that build on both,
+# stays whole: half rewritten it would build on neither), 2.6.20 for
+# stage 2.
 
-FLOOR_24 = (2, 4, 0)
-FLOOR_26 = (2, 6, 20)
+FLOOR_STAGE1 = (2, 6, 0)
+FLOOR_STAGE2 = (2, 6, 20)
 _SAMPLES = [(2, 4, 0), (2, 4, 18), (2, 4, 37), (2, 5, 0), (2, 5, 41), (2, 6, 0), (2, 6, 9),
             (2, 6, 18), (2, 6, 19), (2, 6, 20), (2, 6, 30), (3, 0, 0), (3, 15, 0), (4, 0, 0),
             (5, 0, 0), (6, 1, 0), (6, 12, 0)]
