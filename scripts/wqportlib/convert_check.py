@@ -18,6 +18,16 @@ LEFT_24 = re.compile(r'\b(queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|ru
 LEFT_26 = re.compile(r'\b(INIT_WORK|DECLARE_WORK|PREPARE_WORK|INIT_DELAYED_WORK|'
                      r'DECLARE_DELAYED_WORK|PREPARE_DELAYED_WORK|cancel_rearming_delayed_work|'
                      r'cancel_rearming_delayed_workqueue)\s*\(')
+# a driver's alias of an old call, "#define FLUSH_SCHEDULED_WORK
+# flush_scheduled_work": the call is hidden from the patches at its uses
+ALIAS = r'^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(%s)[ \t]*$'
+ALIAS_24 = re.compile(ALIAS % 'queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|'
+                      'run_task_queue|flush_scheduled_tasks', re.M)
+ALIAS_26 = re.compile(ALIAS % 'INIT_WORK|DECLARE_WORK|PREPARE_WORK|INIT_DELAYED_WORK|'
+                      'PREPARE_DELAYED_WORK|cancel_rearming_delayed_work|'
+                      'cancel_rearming_delayed_workqueue|flush_scheduled_work', re.M)
+# stage 2 replaces it (07) or reports it (W121): 6.12 warns at each use
+FLUSH_SYSTEM = re.compile(r'\bflush_scheduled_work\s*\(')
 ARITY_26 = {'INIT_WORK': 2, 'DECLARE_WORK': 2, 'INIT_DELAYED_WORK': 2,
             'DECLARE_DELAYED_WORK': 2}      # more arguments: the 2.6.0-2.6.19 form
 REGISTER = re.compile(r'\b(?:INIT_TQUEUE|PREPARE_TQUEUE|INIT_WORK|PREPARE_WORK|DECLARE_WORK|'
@@ -73,11 +83,15 @@ def leftovers(text, stages, kept=(), tasks=()):
     stage 2 the 3-argument macros; a statement that names a task stage 1
     kept on the 2.4 API (kept) has its item already."""
     text = live_text(text, stages)
+    out = []
+    for rx in (ALIAS_24, ALIAS_26) if 'stage2' in stages else (ALIAS_24,):
+        for m in rx.finditer(text):
+            out.append((text.count('\n', 0, m.start()) + 1,
+                        f'{m.group(2)}, behind the macro {m.group(1)},'))
     # a #define of the old name itself (a driver's own compat macro) is no use
     text = re.sub(r'^([ \t]*#[ \t]*define[ \t]+)(\w+)',
                   lambda m: m.group(1) + ' ' * len(m.group(2)), text, flags=re.M)
     keep = {n.split(':')[-1] for n in kept}
-    out = []
     for m in LEFT_24.finditer(text):
         if keep and set(re.findall(r'[A-Za-z_]\w*', _statement(text, m.start()))) & keep:
             continue
@@ -91,6 +105,8 @@ def leftovers(text, stages, kept=(), tasks=()):
             out.append((text.count('\n', 0, m.start()) + 1, f'{m.group(1)}.{m.group(2)} of '
                         'a task'))
     if 'stage2' in stages:
+        for m in FLUSH_SYSTEM.finditer(text):
+            out.append((text.count('\n', 0, m.start()) + 1, 'flush_scheduled_work()'))
         for m in LEFT_26.finditer(text):
             name = m.group(1)
             if name in ARITY_26 and len(args_of(text, m.end() - 1)) <= ARITY_26[name]:

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * at76c503a / ndiswrapper style: the driver's own names for the
+ * workqueue calls, plain aliases of the kernel's.
+ */
+#ifndef XA_COMPAT_H
+#define XA_COMPAT_H
+#include <linux/workqueue.h>
+
+#define SCHEDULE_WORK schedule_work
+#define FLUSH_SCHEDULED_WORK flush_scheduled_work
+#endif
