@@ -918,9 +918,10 @@ def run(args):
             sys.stdout.flush()
             sys.stdout.buffer.write(unified_diff(s))
 
-    for s in sources:
-        for note in s.notes:
-            print(note, file=sys.stderr)
+    # one note per line said (a region spatch gives up on in a macro used
+    # several times is found once per use)
+    for note in dict.fromkeys(n for s in sources for n in s.notes):
+        print(note, file=sys.stderr)
     items, ignored = [], 0
     for s in sources:
         if (args.out or args.in_place) and args.mode == 'patch':

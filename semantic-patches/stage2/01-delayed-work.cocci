@@ -669,10 +669,24 @@ if (p[0].line, p[0].column) not in KNOWN.get(p[0].file, set()) and \
         (p[0].line, norm(X)) not in WRAPARGS.get(p[0].file, set()):
     k = item_key(X)
     BAD.setdefault(p[0].file, set()).add(k)
-    say(p[0], 'W103', '%s is used with delayed calls but also handed on here as a '
-        'struct work_struct: it is not converted to struct delayed_work; '
-        'convert it by hand (the struct work_struct inside is %s.work)'
-        % (norm(X), norm(X)))
+    try:
+        with open(p[0].file, encoding="latin-1") as fh:
+            text = fh.read().split("\n")[int(p[0].line) - 1]
+    except (OSError, IndexError, ValueError):
+        text = ""
+    m = re.search(r"\b(tasklet_\w+)\s*\(", text)
+    if m:
+        # a name that is a tasklet in one configuration (#ifdef) and a
+        # work item in another: no struct work_struct is handed on here
+        say(p[0], 'W103', '%s is used with delayed calls but is given to %s() here (a '
+            'tasklet of the same name, in another preprocessor branch?): its uses cannot '
+            'be told apart by branch, so it is not converted to struct delayed_work; '
+            'convert the work branch by hand' % (norm(X), m.group(1)))
+    else:
+        say(p[0], 'W103', '%s is used with delayed calls but also handed on here as a '
+            'struct work_struct: it is not converted to struct delayed_work; '
+            'convert it by hand (the struct work_struct inside is %s.work)'
+            % (norm(X), norm(X)))
 
 @member@
 identifier fld : script:python() { is_dfield(fld) };
