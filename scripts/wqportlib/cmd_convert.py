@@ -43,6 +43,7 @@ import wqport_tq  # noqa: E402
 STAGES = {'2.6': ['stage1'], 'modern': ['stage1', 'stage2']}
 LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 SYS_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*<([^>]+)>', re.M)
+TQ_MACRO = re.compile(r'^[ \t]*#[ \t]*define[ \t]+tq_struct[ \t]+(\w+)', re.M)
 PARSE_ERROR = re.compile(r'^ = File "(.*)", line (\d+), column (\d+)')
 
 
@@ -128,6 +129,7 @@ class Source:
         self.back_in = None       # ... of stage 2's input (share_headers)
         self.changed = set()      # lines of the output that the stages wrote
         self.views = []           # --mode context/org: each stage's output
+        self.tq_macro = None      # (file, line, what): tq_struct is a macro here
 
 
 def collect(args_paths):
@@ -270,6 +272,22 @@ def prepare(src, scratch, by_path, include_dirs):
     if include_dirs:
         src.env['WQPORT_SEARCH_DIRS'] = os.pathsep.join(os.path.abspath(d)
                                                         for d in include_dirs)
+
+
+def find_tq_macro(src):
+    """Where SRC or a header of the run it includes makes tq_struct a macro
+    (madwifi: #define tq_struct tasklet_struct), in code a 2.6 or later
+    kernel compiles: then no struct tq_struct of SRC is a 2.4 task."""
+    for f in [src] + [inc[0] for inc in src.includes]:
+        text = check.live_text(f.text, ['stage1'])
+        m = TQ_MACRO.search(text)
+        if m:
+            src.tq_macro = (os.path.basename(f.path), text.count('\n', 0, m.start()) + 1,
+                            m.group(1))
+            src.notes.append(f'{src.path}: note: tq_struct is a macro for {m.group(1)} here '
+                             f'({src.tq_macro[0]}:{src.tq_macro[1]}): its uses are not 2.4 '
+                             'task queues, and stage 1 leaves the file as it is')
+            return
 
 
 def parse_check(src, strict):
@@ -651,7 +669,8 @@ def finish(src, stages):
     out = src.output.decode(src.encoding, 'replace')
     said = {it.line for it in src.items}
     for line, what in check.leftovers(out, stages, src.kept,
-                                      src.env.get('WQPORT_TASKS', '').split()):
+                                      src.env.get('WQPORT_TASKS', '').split(),
+                                      tq_macro=bool(src.tq_macro)):
         if src.back(line) not in said:
             said.add(src.back(line))
             src.items.append(reasons.Item(
@@ -841,11 +860,13 @@ def run(args):
         for s in sources:
             prepare(s, scratch, by_path, args.include_dir)
         _parallel(args.jobs, lambda s: parse_check(s, args.strict), sources)
+        for s in sources:
+            find_tq_macro(s)
         plan_stage1(sources)
         live = [s for s in sources if not s.refused]
         # progress: one line per file, when its last stage is done
-        _parallel(args.jobs, lambda s: stage_pass(s, 'stage1', stages, args.mode), live,
-                  progress and stages == ['stage1'])
+        _parallel(args.jobs, lambda s: stage_pass(s, 'stage1', stages, args.mode),
+                  [s for s in live if not s.tq_macro], progress and stages == ['stage1'])
         if 'stage2' in stages:
             _parallel(args.jobs, facts_pass, live)
             # a wrapper of delayed calls defined in one file: count its

@@ -75,13 +75,14 @@ def _statement(text, off):
     return text[a:min(ends) + 1 if ends else len(text)]
 
 
-def leftovers(text, stages, kept=(), tasks=()):
+def leftovers(text, stages, kept=(), tasks=(), tq_macro=False):
     """(line, what) for each construct the stages should have converted that
     is still in text (their output), outside comments, strings, #defines'
     names and dead branches: the 2.4 calls and type, a field of a task
     (tasks: the names declared struct tq_struct in the input), and after
     stage 2 the 3-argument macros; a statement that names a task stage 1
-    kept on the 2.4 API (kept) has its item already."""
+    kept on the 2.4 API (kept) has its item already.  tq_macro: tq_struct
+    is the driver's macro for another type (no task, no 2.4 call)."""
     text = live_text(text, stages)
     out = []
     for rx in (ALIAS_24, ALIAS_26) if 'stage2' in stages else (ALIAS_24,):
@@ -92,12 +93,12 @@ def leftovers(text, stages, kept=(), tasks=()):
     text = re.sub(r'^([ \t]*#[ \t]*define[ \t]+)(\w+)',
                   lambda m: m.group(1) + ' ' * len(m.group(2)), text, flags=re.M)
     keep = {n.split(':')[-1] for n in kept}
-    for m in LEFT_24.finditer(text):
+    for m in LEFT_24.finditer(text) if not tq_macro else ():
         if keep and set(re.findall(r'[A-Za-z_]\w*', _statement(text, m.start()))) & keep:
             continue
         out.append((text.count('\n', 0, m.start()) + 1, (m.group(1) + '()') if m.group(1)
                     else 'struct tq_struct'))
-    names = set(tasks) - keep
+    names = set(tasks) - keep if not tq_macro else set()
     if names:
         rx = r'\b(%s)\s*(?:\[[^\]]*\]\s*)?(?:\.|->)\s*(routine|sync|list)\b' % \
             '|'.join(sorted(re.escape(n) for n in names))
