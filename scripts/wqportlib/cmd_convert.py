@@ -668,9 +668,18 @@ def finish(src, stages):
         return
     out = src.output.decode(src.encoding, 'replace')
     said = {it.line for it in src.items}
+    # handlers an item of the stages already names: a registration of one
+    # left with its data is that item's doing (W116: used otherwise)
+    named = set(re.findall(r'(\w+)\(\)', ' '.join(it.reason for it in src.items
+                                                    if it.stage == 'stage2')))
+    out_lines = out.split('\n')
     for line, what in check.leftovers(out, stages, src.kept,
                                       src.env.get('WQPORT_TASKS', '').split(),
                                       tq_macro=bool(src.tq_macro)):
+        m = re.search(r'\b(?:INIT_WORK|PREPARE_WORK|DECLARE_WORK)\s*\([^,]*,\s*(\w+)\s*,',
+                      out_lines[line - 1]) if what.endswith('with a data argument') else None
+        if m and m.group(1) in named:
+            continue
         if src.back(line) not in said:
             said.add(src.back(line))
             src.items.append(reasons.Item(
