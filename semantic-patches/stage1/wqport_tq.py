@@ -2296,6 +2296,10 @@ def has_initializer(path):
 # stage 2.
 
 FLOOR_STAGE1 = (2, 6, 0)
+# Names that no kernel from 2.6.0 up defines as a macro: "#ifdef
+# work_struct" is how 2.4 drivers with a workqueue emulation in a header
+# (chelsio cxgb2.c: #define work_struct tq_struct) test for it.
+NEVER_MACROS = {"work_struct", "delayed_work"}
 FLOOR_STAGE2 = (2, 6, 20)
 _SAMPLES = [(2, 4, 0), (2, 4, 18), (2, 4, 37), (2, 5, 0), (2, 5, 41), (2, 6, 0), (2, 6, 9),
             (2, 6, 18), (2, 6, 19), (2, 6, 20), (2, 6, 30), (3, 0, 0), (3, 15, 0), (4, 0, 0),
@@ -2340,10 +2344,12 @@ def _cond_values(cond, versions):
                 return None if x is None else -x
             if t == "defined":
                 if peek() == "(":
-                    take(), take(), take()
-                else:
                     take()
-                return None
+                    name = take()
+                    take()
+                else:
+                    name = take()
+                return False if name in NEVER_MACROS else None
             if t == "KERNEL_VERSION":
                 take()
                 a = orr()
@@ -2448,7 +2454,10 @@ def dead_branches(text, floor):
                 vals = _cond_values(rest, versions)
                 literal0 = re.match(r"^\s*0\s*(/[*/].*)?$", rest) is not None
             else:
+                name = rest.split("/")[0].strip()
                 vals, literal0 = (None,), False
+                if name in NEVER_MACROS:
+                    vals = ((d == "ifndef"),)
             fr = dict(head=start + 1, taken=False, branches=[])
             stack.append(fr)
             _open_branch(fr, start + 1, vals, literal0, "if")
