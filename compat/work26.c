@@ -221,18 +221,20 @@ EXPORT_SYMBOL_GPL(wqcompat_prepare_work);
 /* ------------------------------------------------------------------ */
 /* Running */
 
+static_assert(sizeof(long) == 8, "@runs packs two 32-bit counts");
+
 /*
- * A run of @rec's handler (by a worker, or by hand) is over: count it and
- * wake whoever waits for the runs in progress.  The record outlives the
- * item, so the handler may have freed the item.
+ * A run of @rec's handler (by a worker, or by hand) is over: one atomic
+ * add takes it from the runs in progress to the runs finished; a waiter,
+ * if any, is woken.  The record outlives the item, so the handler may
+ * have freed the item.
  */
 void w26_run_end(struct wqcompat_work26_rec *rec)
 {
-	atomic_inc(&rec->done);
-	smp_mb__before_atomic();
-	atomic_dec(&rec->active);
-	smp_mb__after_atomic();
-	wake_up_var(&rec->active);
+	atomic_long_add(W26_RUN_DONE - 1, &rec->runs);
+	smp_mb__after_atomic();	/* pairs with w26_wait_runs() */
+	if (unlikely(atomic_read(&rec->waiters)))
+		wake_up_var(&rec->runs);
 }
 
 /* The legacy record whose handler a worker runs in this task, or NULL. */
@@ -258,18 +260,23 @@ struct wqcompat_work26_rec *w26_current_rec(void)
  */
 bool w26_wait_runs(struct wqcompat_work26_rec *rec)
 {
-	int own = (w26_current_rec() == rec) +
-		  (READ_ONCE(rec->hand_task) == current);
-	int active, done;
+	unsigned long own = (w26_current_rec() == rec) +
+			    (READ_ONCE(rec->hand_task) == current);
+	unsigned long v, active;
+	u32 done;
 
-	smp_mb();	/* the caller's cancel or flush, then the count */
-	active = atomic_read(&rec->active);
-	if (active <= own)
-		return false;
-	done = atomic_read(&rec->done);
-	wait_var_event(&rec->active, atomic_read(&rec->active) <= own ||
-		       atomic_read(&rec->done) - done >= active - own);
-	return true;
+	atomic_inc(&rec->waiters);
+	smp_mb__after_atomic();	/* the caller's cancel or flush, then the count */
+	v = atomic_long_read(&rec->runs);
+	active = v & W26_RUN_ACTIVE;
+	done = v >> 32;
+	if (active > own)
+		wait_var_event(&rec->runs,
+			       (atomic_long_read(&rec->runs) & W26_RUN_ACTIVE) <= own ||
+			       (u32)((atomic_long_read(&rec->runs) >> 32) - done) >=
+			       active - own);
+	atomic_dec(&rec->waiters);
+	return active > own;
 }
 
 /**
@@ -291,7 +298,7 @@ void w26_shadow_fn(struct work_struct *shadow)
 		w26_plain_run(rec);
 		return;
 	}
-	atomic_inc(&rec->active);
+	atomic_long_inc(&rec->runs);
 	WRITE_ONCE(rec->run_qwq, READ_ONCE(rec->qwq));
 	w26_get_handler(rec, &func, &data);
 	if (likely(func))
@@ -492,7 +499,7 @@ unsigned int wqcompat_work_busy(struct work_struct *work)
 	}
 	if (rec) {
 		busy = (work_busy)(&rec->dwork.work);
-		if (atomic_read(&rec->active))
+		if (atomic_long_read(&rec->runs) & W26_RUN_ACTIVE)
 			busy |= WORK_BUSY_RUNNING;	/* run by hand */
 	}
 	if (w26_kernel_touched(work))

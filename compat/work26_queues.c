@@ -82,7 +82,7 @@ struct w26_self_flush {
 /*
  * One legacy item queued on the queue (not armed, not running elsewhere):
  * take it off and run it here, as 2.6's run_workqueue() did.  The run is
- * counted (@active) before the shadow is taken off, so that a cancel,
+ * counted (@runs) before the shadow is taken off, so that a cancel,
  * flush or unload that finds the shadow idle waits for it
  * (w26_wait_runs()); an item whose module is going is left to its unload.
  */
@@ -105,7 +105,7 @@ static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
 		return;
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	if (rec->kind == W26_LEGACY && !rec->dying && !rec->releasing) {
-		atomic_inc(&rec->active);
+		atomic_long_inc(&rec->runs);
 		smp_mb__after_atomic();
 		counted = true;
 		taken = (cancel_delayed_work)(&rec->dwork);
@@ -114,10 +114,10 @@ static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
 	if (!taken) {
 		if (counted) {
 			/* not ours to run after all: uncount, wake waiters */
-			smp_mb__before_atomic();
-			atomic_dec(&rec->active);
+			atomic_long_dec(&rec->runs);
 			smp_mb__after_atomic();
-			wake_up_var(&rec->active);
+			if (atomic_read(&rec->waiters))
+				wake_up_var(&rec->runs);
 		}
 		return;
 	}

@@ -42,6 +42,9 @@ void w26_recycle(struct wqcompat_work26_rec *rec);
 void w26_get_handler(struct wqcompat_work26_rec *rec,
 		     void (**func)(void *data), void **data);
 void w26_shadow_fn(struct work_struct *shadow);
+/* wqcompat_work26_rec.runs: runs in progress, and one run finished */
+#define W26_RUN_ACTIVE	0xffffffffUL
+#define W26_RUN_DONE	(1UL << 32)
 void w26_run_end(struct wqcompat_work26_rec *rec);
 struct wqcompat_work26_rec *w26_current_rec(void);
 bool w26_wait_runs(struct wqcompat_work26_rec *rec);

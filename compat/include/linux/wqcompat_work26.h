@@ -25,10 +25,11 @@ struct task_struct;
  * @qwq:	queue of the latest queueing; written locklessly
  * @run_qwq:	@qwq when the run in progress started: the queue a flush from
  *		the handler is a flush of its own queue for
- * @active:	runs of the handler in progress, by a worker or by hand (a
- *		flush from a handler on its own queue runs items in itself)
- * @done:	runs finished (wraps); with @active, what a wait for the runs
- *		in progress waits for (w26_wait_runs())
+ * @runs:	runs of the handler in progress (low 32 bits), by a worker or
+ *		by hand (a flush from a handler on its own queue runs items
+ *		in itself), and runs finished (high 32 bits, wrapping): one
+ *		atomic add at each end of a run (work26.c, w26_run_end())
+ * @waiters:	tasks in w26_wait_runs(): a run that ends wakes them
  * @hand_task:	the task running it by hand, if any
  * @dying:	queueing refused: the owner module is going away.  The fast
  *		paths read it with preemption off; unload waits for them with
@@ -51,8 +52,8 @@ struct wqcompat_work26_rec {
 	struct work_struct *item;
 	struct workqueue_struct *qwq;
 	struct workqueue_struct *run_qwq;
-	atomic_t active;
-	atomic_t done;
+	atomic_long_t runs;
+	atomic_t waiters;
 	struct task_struct *hand_task;
 	bool dying;
 	u8 kind;
