@@ -39,6 +39,8 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
+#include "wqcompat_w26_params.h"
+
 #define LONG_DELAY (1000 * HZ)
 
 struct w26e {
@@ -202,41 +204,6 @@ static void w26_many_items_all_run(struct kunit *test)
 	destroy_workqueue(wq);
 }
 
-/* wqcompat's parameters in sysfs, read and written as a test can. */
-static long w26e_param_read(const char *name)
-{
-	char path[96], buf[32] = {};
-	struct file *f;
-	loff_t pos = 0;
-	long val = -1;
-
-	snprintf(path, sizeof(path), "/sys/module/wqcompat/parameters/%s", name);
-	f = filp_open(path, O_RDONLY, 0);
-	if (IS_ERR(f))
-		return -1;
-	if (kernel_read(f, buf, sizeof(buf) - 1, &pos) > 0 &&
-	    kstrtol(strim(buf), 10, &val))
-		val = -1;
-	filp_close(f, NULL);
-	return val;
-}
-
-static int w26e_param_write(const char *name, const char *val)
-{
-	char path[96];
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/module/wqcompat/parameters/%s", name);
-	f = filp_open(path, O_WRONLY, 0);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	n = kernel_write(f, val, strlen(val), &pos);
-	filp_close(f, NULL);
-	return n < 0 ? n : 0;
-}
-
 /*
  * Promise: the record of an item that is gone comes back.  Nothing tells
  * the shim when a driver frees an item; once the item's memory holds
@@ -262,12 +229,12 @@ static void w26_items_gone_give_records_back(struct kunit *test)
 	}
 	flush_workqueue(wq);
 	KUNIT_EXPECT_EQ(test, atomic_read(&w26e_count), W26E_GONE);
-	before = w26e_param_read("work26_bound");
+	before = w26_param_read("work26_bound");
 	KUNIT_ASSERT_GE(test, before, (long)W26E_GONE);
 	/* The memory is someone else's now: the items are gone. */
 	memset(items, 0x5a, W26E_GONE * sizeof(*items));
-	KUNIT_ASSERT_EQ(test, w26e_param_write("work26_reclaim", "1"), 0);
-	after = w26e_param_read("work26_bound");
+	KUNIT_ASSERT_EQ(test, w26_param_write("work26_reclaim", "1"), 0);
+	after = w26_param_read("work26_bound");
 	KUNIT_EXPECT_LE(test, after, before - W26E_GONE);
 	kunit_info(test, "records bound: %ld, then %ld after the reclaim pass",
 		   before, after);

@@ -20,28 +20,12 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
-#define W26R_PARAMS "/sys/module/wqcompat/parameters/"
+#include "wqcompat_w26_params.h"
 
 /* Delay points, in the order of compat/wqcompat_hooks.h. */
 enum { W26R_RECLAIM_GONE = 3, W26R_PLAIN_TAKEN = 4, W26R_POINTS = 6 };
 #define W26R_NO_DELAYS "0,0,0,0,0,0"
 #define W26R_HOLD_US 2000000
-
-static int w26r_write(const char *name, const char *val)
-{
-	char path[96];
-	struct file *f;
-	loff_t pos = 0;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), W26R_PARAMS "%s", name);
-	f = filp_open(path, O_WRONLY, 0);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	n = kernel_write(f, val, strlen(val), &pos);
-	filp_close(f, NULL);
-	return n < 0 ? n : 0;
-}
 
 /* The shim's hit counts, in its test build only (compat/hooks.c). */
 int wqcompat_test_hits(unsigned int point);
@@ -67,12 +51,12 @@ static long w26r_hold(struct kunit *test, unsigned int point)
 	unsigned int i;
 	int n = 0;
 
-	if (!w26r_hits || w26r_write("test_delay_us", W26R_NO_DELAYS))
+	if (!w26r_hits || w26_param_write("test_delay_us", W26R_NO_DELAYS))
 		kunit_skip(test, "wqcompat.ko without test delay points");
 	for (i = 0; i < W26R_POINTS; i++)
 		n += scnprintf(delays + n, sizeof(delays) - n, "%s%u",
 			       i ? "," : "", i == point ? W26R_HOLD_US : 0);
-	KUNIT_ASSERT_EQ(test, w26r_write("test_delay_us", delays), 0);
+	KUNIT_ASSERT_EQ(test, w26_param_write("test_delay_us", delays), 0);
 	return w26r_hits(point);
 }
 
@@ -84,6 +68,18 @@ struct w26r_item {
 	struct completion returned;
 	int ret;
 };
+
+static struct w26r_item *w26r_new(struct kunit *test)
+{
+	struct w26r_item *it = kunit_kzalloc(test, sizeof(*it), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, it);
+	init_completion(&it->ran);
+	init_completion(&it->returned);
+	it->wq = create_singlethread_workqueue("w26r");
+	KUNIT_ASSERT_NOT_NULL(test, it->wq);
+	return it;
+}
 
 static void w26r_legacy_handler(void *data)
 {
@@ -97,7 +93,7 @@ static int w26r_reclaim_fn(void *arg)
 {
 	struct w26r_item *it = arg;
 
-	it->ret = w26r_write("work26_reclaim", "1");
+	it->ret = w26_param_write("work26_reclaim", "1");
 	complete(&it->returned);
 	return 0;
 }
@@ -112,18 +108,13 @@ static int w26r_reclaim_fn(void *arg)
  */
 static void w26_reclaim_spares_item_initialised_in_window(struct kunit *test)
 {
-	struct w26r_item *it = kunit_kzalloc(test, sizeof(*it), GFP_KERNEL);
+	struct w26r_item *it = w26r_new(test);
 	struct work_struct saved;
 	struct task_struct *t;
 	long hits;
 
-	KUNIT_ASSERT_NOT_NULL(test, it);
-	init_completion(&it->ran);
-	init_completion(&it->returned);
-	it->wq = create_singlethread_workqueue("w26r");
-	KUNIT_ASSERT_NOT_NULL(test, it->wq);
 	/* No record of an earlier item may be found gone before this one. */
-	KUNIT_ASSERT_EQ(test, w26r_write("work26_reclaim", "1"), 0);
+	KUNIT_ASSERT_EQ(test, w26_param_write("work26_reclaim", "1"), 0);
 
 	INIT_WORK(&it->work, w26r_legacy_handler, it);
 	KUNIT_ASSERT_TRUE(test, queue_work(it->wq, &it->work));
@@ -140,7 +131,7 @@ static void w26_reclaim_spares_item_initialised_in_window(struct kunit *test)
 	memcpy(&it->work, &saved, sizeof(saved));
 	INIT_WORK(&it->work, w26r_legacy_handler, it);
 	wait_for_completion(&it->returned);
-	w26r_write("test_delay_us", W26R_NO_DELAYS);
+	w26_param_write("test_delay_us", W26R_NO_DELAYS);
 	KUNIT_EXPECT_EQ(test, it->ret, 0);
 
 	reinit_completion(&it->ran);
@@ -177,25 +168,20 @@ static int w26r_plain_fn(void *arg)
  */
 static void w26_reclaim_spares_plain_timer_being_armed(struct kunit *test)
 {
-	struct w26r_item *it = kunit_kzalloc(test, sizeof(*it), GFP_KERNEL);
+	struct w26r_item *it = w26r_new(test);
 	struct task_struct *t;
 	bool ran;
 	long hits;
 
-	KUNIT_ASSERT_NOT_NULL(test, it);
-	init_completion(&it->ran);
-	init_completion(&it->returned);
-	it->wq = create_singlethread_workqueue("w26r");
-	KUNIT_ASSERT_NOT_NULL(test, it->wq);
 	INIT_WORK(&it->work, w26r_modern_handler);
 
 	hits = w26r_hold(test, W26R_PLAIN_TAKEN);
 	t = kthread_run(w26r_plain_fn, it, "w26r_plain");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(W26R_PLAIN_TAKEN, hits));
-	KUNIT_EXPECT_EQ(test, w26r_write("work26_reclaim", "1"), 0);
+	KUNIT_EXPECT_EQ(test, w26_param_write("work26_reclaim", "1"), 0);
 	wait_for_completion(&it->returned);
-	w26r_write("test_delay_us", W26R_NO_DELAYS);
+	w26_param_write("test_delay_us", W26R_NO_DELAYS);
 	KUNIT_EXPECT_EQ(test, it->ret, 1);
 
 	ran = wait_for_completion_timeout(&it->ran, 30 * HZ);
