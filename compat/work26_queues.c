@@ -106,6 +106,7 @@ static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	if (rec->kind == W26_LEGACY && !rec->dying && !rec->releasing) {
 		atomic_long_inc(&rec->runs);
+		/* counted before it is taken off: w26_wait_runs() sees one */
 		smp_mb__after_atomic();
 		counted = true;
 		taken = (cancel_delayed_work)(&rec->dwork);
@@ -115,7 +116,7 @@ static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
 		if (counted) {
 			/* not ours to run after all: uncount, wake waiters */
 			atomic_long_dec(&rec->runs);
-			smp_mb__after_atomic();
+			smp_mb__after_atomic();	/* pairs with w26_wait_runs() */
 			if (atomic_read(&rec->waiters))
 				wake_up_var(&rec->runs);
 		}
