@@ -61,8 +61,8 @@ def plan(file):
     items = ITEMS.get(file, [])
     if not items:
         return None, ('flush_scheduled_work() warns on Linux 6.12 and this file puts '
-                      'no item on the system workqueue itself: flush the '
-                      'items it means by name, or drop the call')
+                      'no item on the system workqueue itself (or only through a '
+                      'macro): flush the items it means by name, or drop the call')
     out = []
     for x, d in items:
         x = single_instance(file, x)
@@ -109,6 +109,20 @@ def file_text(file):
         except OSError:
             TEXT[file] = None
     return TEXT[file]
+
+def macro_param(file, line, x):
+    """Is x a parameter of the function-like #define whose body holds line
+    (SCHEDULE_WORK(w) schedule_work(w) in a driver's compat header)?  Such
+    an x names no item of the driver: its users do."""
+    text = file_text(file)
+    if text is None or not re.match(r'^\w+$', x):
+        return False
+    lines = text.split('\n')
+    n = int(line) - 1
+    while n > 0 and lines[n - 1].rstrip().endswith('\\'):
+        n -= 1
+    m = re.match(r'^\s*#\s*define\s+\w+\(([^)]*)\)', lines[n] if n < len(lines) else '')
+    return bool(m) and x in [a.strip() for a in m.group(1).split(',')]
 
 def only_instance(file, T):
     """The file-scope variable that is the one instance of struct type T,
@@ -475,7 +489,7 @@ X << sch.X;
 p << sch.p;
 @@
 l = ITEMS.setdefault(p[0].file, [])
-if norm(X) not in [x for x, _ in l]:
+if norm(X) not in [x for x, _ in l] and not macro_param(p[0].file, p[0].line, norm(X)):
     l.append((norm(X), False))
 SEEN.setdefault(p[0].file, set()).add(int(p[0].line))
 
