@@ -115,14 +115,8 @@ def macro_param(file, line, x):
     (SCHEDULE_WORK(w) schedule_work(w) in a driver's compat header)?  Such
     an x names no item of the driver: its users do."""
     text = file_text(file)
-    if text is None or not re.match(r'^\w+$', x):
-        return False
-    lines = text.split('\n')
-    n = int(line) - 1
-    while n > 0 and lines[n - 1].rstrip().endswith('\\'):
-        n -= 1
-    m = re.match(r'^\s*#\s*define\s+\w+\(([^)]*)\)', lines[n] if n < len(lines) else '')
-    return bool(m) and x in [a.strip() for a in m.group(1).split(',')]
+    m = wqport_module('wqport_ctext').macro_at(text, int(line)) if text else None
+    return bool(m) and x in m[1]
 
 def only_instance(file, T):
     """The file-scope variable that is the one instance of struct type T,
@@ -220,23 +214,30 @@ SEEN = {}     # file -> lines of the calls of the system workqueue the rules mat
 # workqueue (a private one given to this file would not hold their items).
 OTHERS = os.environ.get("WQPORT_OTHER_SCHEDULERS", "").split()
 
-def wqport_tq():
-    """stage 1's module, beside this stage's directory."""
+def wqport_module(name):
+    """The Python module name of stage 2 (beside this file) or stage 1."""
+    import importlib
     import sys
+    dirs = []
     try:
         argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
         for i, a in enumerate(argv[:-1]):
             if a in (b"--sp-file", b"--cocci-file"):
-                d = os.path.dirname(os.path.abspath(argv[i + 1].decode()))
-                sys.path.insert(0, os.path.join(d, "..", "stage1"))
+                dirs.append(os.path.dirname(os.path.abspath(argv[i + 1].decode())))
                 break
     except (IOError, OSError):
         pass
-    d = os.environ.get("WQPORT_COCCI_DIR")
-    if d:
-        sys.path.insert(0, os.path.join(d, "..", "stage1"))
-    import wqport_tq as m
-    return m
+    if os.environ.get("WQPORT_COCCI_DIR"):
+        dirs.append(os.environ["WQPORT_COCCI_DIR"])
+    for d in dirs:
+        for x in (d, os.path.join(d, "..", "stage1")):
+            if x not in sys.path:
+                sys.path.insert(0, x)
+    return importlib.import_module(name)
+
+def wqport_tq():
+    """stage 1's module, beside this stage's directory."""
+    return wqport_module('wqport_tq')
 
 PRIVATE = {}
 

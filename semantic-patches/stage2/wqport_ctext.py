@@ -2,7 +2,9 @@
 """What stage 2 reads of C types from source text, where spatch's own type
 information does not reach (its patches run with --no-includes): a
 structure's definition and members, a typedef of it, the parts of a work
-item's expression.  Used by 02-work-handler.cocci; tests in tests/unit.
+item's expression, the parameters of the macro around a line.  Used by
+02-work-handler.cocci and 07-flush-scheduled-work.cocci; tests in
+tests/unit.
 
 Text given to these functions has its comments blanked (uncomment())."""
 import re
@@ -134,3 +136,20 @@ def backptr_item(w):
     if not re.match(r'^\w+(?:\[\w+\])*(?:(?:->|\.)\w+(?:\[\w+\])*)*$', e):
         return None
     return (e, sep, fld)
+
+
+def macro_at(text, line):
+    """(name, parameters) of the function-like #define whose body holds
+    line (1-based) of text, continuation lines included, or None: a
+    driver's compat macro (#define SCHEDULE_WORK(w) schedule_work(w)),
+    whose parameters name no item and no handler of the driver."""
+    lines = text.split('\n')
+    n = line - 1
+    if not 0 <= n < len(lines):
+        return None
+    while n > 0 and lines[n - 1].rstrip().endswith('\\'):
+        n -= 1
+    m = re.match(r'^\s*#\s*define\s+(\w+)\(([^)]*)\)', lines[n])
+    if not m:
+        return None
+    return m.group(1), [a.strip() for a in m.group(2).split(',') if a.strip()]
