@@ -224,14 +224,15 @@ EXPORT_SYMBOL_GPL(wqcompat_prepare_work);
 static_assert(sizeof(long) == 8, "@runs packs two 32-bit counts");
 
 /*
- * A run of @rec's handler (by a worker, or by hand) is over: one atomic
- * add takes it from the runs in progress to the runs finished; a waiter,
- * if any, is woken.  The record outlives the item, so the handler may
- * have freed the item.
+ * A run of @rec's handler (by a worker, or by hand) that was counted is
+ * over: one atomic add takes it from the runs in progress to the runs
+ * finished (@ran), or just off them (a run by hand that did not happen);
+ * a waiter, if any, is woken.  The record outlives the item, so the
+ * handler may have freed the item.
  */
-void w26_run_end(struct wqcompat_work26_rec *rec)
+void w26_run_end(struct wqcompat_work26_rec *rec, bool ran)
 {
-	atomic_long_add(W26_RUN_DONE - 1, &rec->runs);
+	atomic_long_add(ran ? W26_RUN_DONE - 1 : -1L, &rec->runs);
 	smp_mb__after_atomic();	/* pairs with w26_wait_runs() */
 	if (unlikely(atomic_read(&rec->waiters)))
 		wake_up_var(&rec->runs);
@@ -272,7 +273,7 @@ bool w26_wait_runs(struct wqcompat_work26_rec *rec)
 	done = v >> 32;
 	if (active > own)
 		wait_var_event(&rec->runs,
-			       (atomic_long_read(&rec->runs) & W26_RUN_ACTIVE) <= own ||
+			       w26_runs_active(rec) <= own ||
 			       (u32)((atomic_long_read(&rec->runs) >> 32) - done) >=
 			       active - own);
 	atomic_dec(&rec->waiters);
@@ -306,7 +307,7 @@ void w26_shadow_fn(struct work_struct *shadow)
 	else
 		pr_err_ratelimited("wqcompat: legacy work %p has no handler (INIT_WORK with NULL?): not run\n",
 				   READ_ONCE(rec->item));
-	w26_run_end(rec);
+	w26_run_end(rec, true);
 }
 
 /**
@@ -499,7 +500,7 @@ unsigned int wqcompat_work_busy(struct work_struct *work)
 	}
 	if (rec) {
 		busy = (work_busy)(&rec->dwork.work);
-		if (atomic_long_read(&rec->runs) & W26_RUN_ACTIVE)
+		if (w26_runs_active(rec))
 			busy |= WORK_BUSY_RUNNING;	/* run by hand */
 	}
 	if (w26_kernel_touched(work))

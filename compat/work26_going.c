@@ -109,7 +109,7 @@ static void w26_going_mark(struct wqcompat_work26_rec *rec, void *arg)
 	    w26_rec_owned_by(rec, round->mod)) {
 		/* What it was doing when its module went: for the report. */
 		rec->going_busy = (work_busy)(&rec->dwork.work) |
-				  (atomic_long_read(&rec->runs) & W26_RUN_ACTIVE ?
+				  (w26_runs_active(rec) ?
 				   WORK_BUSY_RUNNING : 0) |
 				  (timer_pending(&rec->dwork.timer) ?
 				   W26_GOING_ARMED : 0);

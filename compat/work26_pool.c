@@ -667,7 +667,7 @@ static void w26_reclaim_one(struct wqcompat_work26_rec *rec, void *arg)
 	item = READ_ONCE(rec->item);
 	cookie = READ_ONCE(rec->cookie);
 	if (!item || (work_busy)(&rec->dwork.work) ||
-	    (atomic_long_read(&rec->runs) & W26_RUN_ACTIVE) ||
+	    w26_runs_active(rec) ||
 	    !w26_rec_gone(rec, item, cookie))
 		return;
 	wqcompat_test_delay(WQCOMPAT_HOOK_RECLAIM_GONE);
@@ -683,7 +683,7 @@ static void w26_reclaim_one(struct wqcompat_work26_rec *rec, void *arg)
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	gone = rec->item == item && rec->cookie == cookie &&
 	       !(work_busy)(&rec->dwork.work) &&
-	       !(atomic_long_read(&rec->runs) & W26_RUN_ACTIVE) &&
+	       !w26_runs_active(rec) &&
 	       !rec->dying && !rec->releasing &&
 	       w26_rec_gone(rec, item, cookie);
 	if (gone) {

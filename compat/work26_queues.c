@@ -26,7 +26,6 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
-#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
 /* compat/ sees the kernel's headers first: add the overlay on top. */
@@ -113,13 +112,8 @@ static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
 	}
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	if (!taken) {
-		if (counted) {
-			/* not ours to run after all: uncount, wake waiters */
-			atomic_long_dec(&rec->runs);
-			smp_mb__after_atomic();	/* pairs with w26_wait_runs() */
-			if (atomic_read(&rec->waiters))
-				wake_up_var(&rec->runs);
-		}
+		if (counted)	/* not ours to run after all */
+			w26_run_end(rec, false);
 		return;
 	}
 	w26_get_handler(rec, &func, &data);
@@ -128,7 +122,7 @@ static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
 	if (func)
 		func(data);
 	WRITE_ONCE(rec->hand_task, prev);
-	w26_run_end(rec);
+	w26_run_end(rec, true);
 	sf->ran++;
 }
 

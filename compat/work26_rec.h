@@ -45,7 +45,13 @@ void w26_shadow_fn(struct work_struct *shadow);
 /* wqcompat_work26_rec.runs: runs in progress, and one run finished */
 #define W26_RUN_ACTIVE	0xffffffffUL
 #define W26_RUN_DONE	(1UL << 32)
-void w26_run_end(struct wqcompat_work26_rec *rec);
+void w26_run_end(struct wqcompat_work26_rec *rec, bool ran);
+
+/* Runs of @rec's handler in progress, by a worker or by hand. */
+static inline unsigned long w26_runs_active(struct wqcompat_work26_rec *rec)
+{
+	return atomic_long_read(&rec->runs) & W26_RUN_ACTIVE;
+}
 struct wqcompat_work26_rec *w26_current_rec(void);
 bool w26_wait_runs(struct wqcompat_work26_rec *rec);
 bool w26_module_refused(struct module *owner, void (*func)(void *data),
