@@ -676,9 +676,8 @@ def finish(src, stages):
     for line, what in check.leftovers(out, stages, src.kept,
                                       src.env.get('WQPORT_TASKS', '').split(),
                                       tq_macro=bool(src.tq_macro)):
-        m = re.search(r'\b(?:INIT_WORK|PREPARE_WORK|DECLARE_WORK)\s*\([^,]*,\s*(\w+)\s*,',
-                      out_lines[line - 1]) if what.endswith('with a data argument') else None
-        if m and m.group(1) in named:
+        if what.endswith('with a data argument') and \
+                check.handler_names(out_lines[line - 1]) & named:
             continue
         if src.back(line) not in said:
             said.add(src.back(line))

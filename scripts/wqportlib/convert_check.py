@@ -13,19 +13,17 @@ import wqport_tq  # noqa: E402
 
 # What must not be left in a file the stages converted: stage 1's input API
 # (after stage 1), the 2.6.0-2.6.19 forms that 6.1 lacks (after stage 2).
-LEFT_24 = re.compile(r'\b(queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|run_task_queue|'
-                     r'flush_scheduled_tasks|DECLARE_TASK_QUEUE)\s*\(|\bstruct\s+tq_struct\b')
-LEFT_26 = re.compile(r'\b(INIT_WORK|DECLARE_WORK|PREPARE_WORK|INIT_DELAYED_WORK|'
-                     r'DECLARE_DELAYED_WORK|PREPARE_DELAYED_WORK|cancel_rearming_delayed_work|'
-                     r'cancel_rearming_delayed_workqueue)\s*\(')
+CALLS_24 = ('queue_task', 'schedule_task', 'INIT_TQUEUE', 'PREPARE_TQUEUE', 'run_task_queue',
+            'flush_scheduled_tasks', 'DECLARE_TASK_QUEUE')
+CALLS_26 = ('INIT_WORK', 'DECLARE_WORK', 'PREPARE_WORK', 'INIT_DELAYED_WORK',
+            'DECLARE_DELAYED_WORK', 'PREPARE_DELAYED_WORK', 'cancel_rearming_delayed_work',
+            'cancel_rearming_delayed_workqueue')
+LEFT_24 = re.compile(r'\b(%s)\s*\(|\bstruct\s+tq_struct\b' % '|'.join(CALLS_24))
+LEFT_26 = re.compile(r'\b(%s)\s*\(' % '|'.join(CALLS_26))
 # a driver's alias of an old call, "#define FLUSH_SCHEDULED_WORK
 # flush_scheduled_work": the call is hidden from the patches at its uses
-ALIAS = r'^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(%s)[ \t]*$'
-ALIAS_24 = re.compile(ALIAS % 'queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|'
-                      'run_task_queue|flush_scheduled_tasks', re.M)
-ALIAS_26 = re.compile(ALIAS % 'INIT_WORK|DECLARE_WORK|PREPARE_WORK|INIT_DELAYED_WORK|'
-                      'PREPARE_DELAYED_WORK|cancel_rearming_delayed_work|'
-                      'cancel_rearming_delayed_workqueue|flush_scheduled_work', re.M)
+ALIAS_24 = wqport_tq.bare_alias(CALLS_24)
+ALIAS_26 = wqport_tq.bare_alias(CALLS_26 + ('flush_scheduled_work',))
 # stage 2 replaces it (07) or reports it (W121): 6.12 warns at each use
 FLUSH_SYSTEM = re.compile(r'\bflush_scheduled_work\s*\(')
 ARITY_26 = {'INIT_WORK': 2, 'DECLARE_WORK': 2, 'INIT_DELAYED_WORK': 2,

@@ -530,17 +530,22 @@ def module_fns(text):
     return None, None, "no module_init() and module_exit() functions defined in the file"
 
 
-# The calls of the system workqueue a private one takes over.
-SYSTEM_WQ_CALLS = re.compile(r"\b(schedule_work|schedule_delayed_work|schedule_delayed_work_on|"
-                             r"schedule_work_on|flush_scheduled_work)\s*\(")
-# A macro that stands for one of them: its name, the call.
-SYSTEM_WQ_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\b[^\n]*?\b(schedule_work|"
-                             r"schedule_delayed_work|schedule_delayed_work_on|schedule_work_on|"
-                             r"flush_scheduled_work)\b", re.M)
+def bare_alias(names):
+    """A #define that is only another name for one of names (a driver's
+    "#define FLUSH_SCHEDULED_WORK flush_scheduled_work"): groups the
+    macro's name, the name it stands for."""
+    return re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(%s)[ \t]*$" % "|".join(names),
+                      re.M)
 
-SYSTEM_WQ_BARE_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+(schedule_work|"
-                                  r"schedule_delayed_work|schedule_delayed_work_on|"
-                                  r"schedule_work_on|flush_scheduled_work)[ \t]*$", re.M)
+
+# The calls of the system workqueue a private one takes over.
+SYSTEM_WQ_NAMES = ("schedule_work", "schedule_delayed_work", "schedule_delayed_work_on",
+                   "schedule_work_on", "flush_scheduled_work")
+SYSTEM_WQ_CALLS = re.compile(r"\b(%s)\s*\(" % "|".join(SYSTEM_WQ_NAMES))
+# A macro that stands for one of them: its name, the call.
+SYSTEM_WQ_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\b[^\n]*?\b(%s)\b"
+                             % "|".join(SYSTEM_WQ_NAMES), re.M)
+SYSTEM_WQ_BARE_ALIAS = bare_alias(SYSTEM_WQ_NAMES)
 
 
 # A #define line with its continuations.
