@@ -652,9 +652,16 @@ def backptr_check(asked):
             f'{os.path.basename(h.path)}: add void *{nf}; there by hand'))
 
 
-def finish(src, stages):
+def read_work(src):
+    """The stages' output for SRC, as text."""
+    with open(src.work, 'rb') as f:
+        return f.read().decode(src.encoding, 'replace')
+
+
+def finish(src, stages, arities):
     """SRC's output, and the items for what the stages left of the old APIs
-    and for handlers still cast to another function type."""
+    and for handlers still cast to another function type (arities: the
+    run's check.alias_arities())."""
     with open(src.work, 'rb') as f:
         src.output = f.read()
     if src.output != src.data:
@@ -675,7 +682,7 @@ def finish(src, stages):
     out_lines = out.split('\n')
     for line, what in check.leftovers(out, stages, src.kept,
                                       src.env.get('WQPORT_TASKS', '').split(),
-                                      tq_macro=bool(src.tq_macro)):
+                                      tq_macro=bool(src.tq_macro), arities=arities):
         if what.endswith('with a data argument') and \
                 check.handler_names(out_lines[line - 1]) & named:
             continue
@@ -915,11 +922,13 @@ def run(args):
             _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode),
                       [s for s in live if s not in first], progress)
             backptr_check(asked)
+        arities = check.alias_arities([read_work(s) for s in sources if not s.refused],
+                                      stages) if 'stage2' in stages else {}
         for s in sources:
             if s.refused:
                 s.output = s.data
             else:
-                finish(s, stages)
+                finish(s, stages, arities)
         verify_types(sources, args.to)
         if groups:
             convert_handlers.check(groups, {os.path.realpath(s.path) for s in sources})

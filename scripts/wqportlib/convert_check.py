@@ -73,18 +73,41 @@ def _statement(text, off):
     return text[a:min(ends) + 1 if ends else len(text)]
 
 
-def leftovers(text, stages, kept=(), tasks=(), tq_macro=False):
+def alias_arities(texts, stages):
+    """{macro: the most arguments a use gives it} for each bare alias of
+    INIT_WORK, DECLARE_WORK, INIT_DELAYED_WORK or DECLARE_DELAYED_WORK in
+    texts (the outputs of one run): an alias whose every use has the modern
+    arity hides nothing old."""
+    lives = [live_text(t, stages) for t in texts]
+    names = {m.group(1) for t in lives for m in ALIAS_26.finditer(t) if m.group(2) in ARITY_26}
+    out = {}
+    if not names:
+        return out
+    use = re.compile(r'\b(%s)\s*\(' % '|'.join(sorted(names)))
+    for t in lives:
+        for m in use.finditer(t):
+            out[m.group(1)] = max(out.get(m.group(1), 0), len(args_of(t, m.end() - 1)))
+    return out
+
+
+def leftovers(text, stages, kept=(), tasks=(), tq_macro=False, arities=None):
     """(line, what) for each construct the stages should have converted that
     is still in text (their output), outside comments, strings, #defines'
     names and dead branches: the 2.4 calls and type, a field of a task
     (tasks: the names declared struct tq_struct in the input), and after
-    stage 2 the 3-argument macros; a statement that names a task stage 1
-    kept on the 2.4 API (kept) has its item already.  tq_macro: tq_struct
-    is the driver's macro for another type (no task, no 2.4 call)."""
+    stage 2 the 3-argument macros and an alias of an old call (but not of a
+    macro every use of which, arities: alias_arities() of the run, has the
+    modern arity); a statement that names a task stage 1 kept on the 2.4 API
+    (kept) has its item already.  tq_macro: tq_struct is the driver's macro
+    for another type (no task, no 2.4 call)."""
     text = live_text(text, stages)
     out = []
+    arities = arities or {}
     for rx in (ALIAS_24, ALIAS_26) if 'stage2' in stages else (ALIAS_24,):
         for m in rx.finditer(text):
+            if rx is ALIAS_26 and m.group(2) in ARITY_26 and \
+                    arities.get(m.group(1), 99) <= ARITY_26[m.group(2)]:
+                continue
             out.append((text.count('\n', 0, m.start()) + 1,
                         f'{m.group(2)}, behind the macro {m.group(1)},'))
     # a #define of the old name itself (a driver's own compat macro) is no use
