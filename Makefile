@@ -54,8 +54,13 @@ lint:
 	tests/lint 6.1 6.12 debug
 	tests/style
 
+# The kernels before the suites: the debug kernel's build takes every core,
+# and the suites run side by side (tests/suites' lanes).
 check:
 	$(DEPS)
+	scripts/fetch-kernel 6.1 >/dev/null
+	scripts/fetch-kernel 6.12 >/dev/null
+	scripts/build-debug-kernel --variant kasan >/dev/null
 	scripts/check
 
 check-kcsan:

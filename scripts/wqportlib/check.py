@@ -1,24 +1,45 @@
 # SPDX-License-Identifier: GPL-2.0
 """make check: run every suite of tests/suites, count with kunit.py's parser.
 
-usage: scripts/check [--suites FILE] [SUITE...]   (FILE: tests/suites by
-default; make check-kcsan uses tests/suites-kcsan)
+usage: scripts/check [--suites FILE] [--lanes N] [SUITE...]   (FILE:
+tests/suites by default; make check-kcsan uses tests/suites-kcsan)
 
-Each suite prints one KTAP document, kept in build/check/NAME.ktap.  The
-counts are kunit_parser's: test cases (leaves) passed, failed (crashed and
-failed), skipped; a suite whose command fails without a failed case counts one
-failure more.  Ends with one line per suite and the total line CI reads:
-`N passed, N failed, N skipped`, after the path of every failed case (CI
-keeps only the end of the output; the full documents stay in build/check).
-A whole `make check` also writes each suite's wall time to
-build/check/times (scripts/bench prints their sum beside its target).
+Each line of FILE names a suite, its lane and its command.  A lane's suites
+run one after another, in the file's order; the lanes run side by side, at
+most N at once (--lanes, or WQPORT_CHECK_LANES; default: every lane; 1 runs
+the whole file in order, one suite at a time).  The lanes are what a suite
+occupies: `host` (spatch, compilers, scripts), `stock` (QEMU guests of the
+stock kernels, about half a core each under TCG), `debug` (the debug kernel's
+guests).  No two guest suites of one lane share the machine, so a guest is
+never starved by another of its kind; a lane done with its own suites takes
+the next host suite not started (they need no guest), so the lanes end
+together.  Suites that write one build directory lock it (scripts/kbuild,
+make port's conversion).
+
+Each suite prints one KTAP document, kept in build/check/NAME.ktap; its
+standard error is kept in build/check/NAME.log and printed in one block when
+the suite ends.  The counts are kunit_parser's: test cases (leaves) passed,
+failed (crashed and failed), skipped; a suite whose command fails without a
+failed case counts one failure more.  Ends with one line per suite, in the
+file's order, and the total line CI reads: `N passed, N failed, N skipped`,
+after the path of every failed case (CI keeps only the end of the output; the
+full documents stay in build/check).  A whole `make check` also writes each
+suite's wall time and the whole run's to build/check/times (scripts/bench
+prints the whole run's beside its target).
 """
+import collections
+import concurrent.futures
 import os
+import shlex
 import subprocess
 import sys
+import threading
 import time
 
 from . import ktap, paths
+
+LANES = ('host', 'stock', 'debug')
+_out = threading.Lock()
 
 
 def parse(text):
@@ -36,11 +57,22 @@ def verdict_failures(test):
     return n
 
 
+def say(*lines):
+    with _out:
+        for line in lines:
+            print(line, file=sys.stderr, flush=True)
+
+
 def run_suite(name, cmd, outdir):
+    """Run one suite; returns passed, failed, skipped, seconds, failed names."""
     start = time.time()
-    print(f'check: {name}: {" ".join(cmd)}', file=sys.stderr, flush=True)
-    proc = subprocess.run(cmd, cwd=paths.TOP, stdout=subprocess.PIPE,
-                          stdin=subprocess.DEVNULL, text=True, check=False)
+    say(f'check: {name}: {" ".join(cmd)}')
+    log = os.path.join(outdir, name + '.log')
+    with open(log, 'w') as err:
+        proc = subprocess.run(cmd, cwd=paths.TOP, stdout=subprocess.PIPE, stderr=err,
+                              stdin=subprocess.DEVNULL, text=True, check=False)
+    with open(log, errors='replace') as f:
+        said = f.read().splitlines()
     path = os.path.join(outdir, name + '.ktap')
     with open(path, 'w') as f:
         f.write(proc.stdout)
@@ -48,7 +80,7 @@ def run_suite(name, cmd, outdir):
         test = parse(proc.stdout)
     except Exception as e:  # noqa: BLE001  kunit_parser gives up on bad KTAP
         bad = [f'{name}: its KTAP cannot be read ({e}; {path})']
-        print(f'check: failed: {bad[0]}', file=sys.stderr)
+        say(*said, f'check: failed: {bad[0]}')
         return 0, 1, 0, time.time() - start, bad
     c = test.counts
     # kunit_parser counts leaves; a run the harness failed whose cases all
@@ -61,45 +93,92 @@ def run_suite(name, cmd, outdir):
     if (proc.returncode or c.errors) and not bad:
         bad.append(f'{name}: exit status {proc.returncode}, '
                    f'{c.errors} KTAP parse error(s)')
-    for line in bad:
-        print(f'check: failed: {line}', file=sys.stderr)
-    return passed, failed, skipped, time.time() - start, bad
+    secs = time.time() - start
+    say(*said, *(f'check: failed: {line}' for line in bad),
+        f'check: {name}: {passed} passed, {failed} failed, {skipped} skipped ({secs:.0f} s)')
+    return passed, failed, skipped, secs, bad
+
+
+def read_suites(listing):
+    """(name, lane, command) of each line of LISTING, in order (the
+    command's words as sh would split them)."""
+    suites = []
+    with open(listing) as f:
+        for n, line in enumerate(f, 1):
+            if line.lstrip().startswith('#'):
+                continue
+            words = shlex.split(line)
+            if not words:
+                continue
+            if len(words) < 3 or words[1] not in LANES:
+                raise SystemExit(f'check: {listing}:{n}: want NAME LANE COMMAND..., '
+                                 f'LANE one of {", ".join(LANES)}')
+            suites.append((words[0], words[1], words[2:]))
+    return suites
 
 
 def main(argv):
     listing = os.path.join(paths.TOP, 'tests', 'suites')
-    if argv[:1] == ['--suites']:
+    lanes = os.environ.get('WQPORT_CHECK_LANES', '')
+    while argv[:1] in (['--suites'], ['--lanes']):
         if len(argv) < 2:
-            print('check: --suites needs a file', file=sys.stderr)
+            print(f'check: {argv[0]} needs a value', file=sys.stderr)
             return 2
-        listing, argv = os.path.join(paths.TOP, argv[1]), argv[2:]
+        if argv[0] == '--suites':
+            listing = os.path.join(paths.TOP, argv[1])
+        else:
+            lanes = argv[1]
+        argv = argv[2:]
+    if lanes and not (lanes.isdigit() and int(lanes) > 0):
+        print(f'check: --lanes wants a number of lanes, not {lanes!r}', file=sys.stderr)
+        return 2
     only = set(argv)
-    suites = []
-    with open(listing) as f:
-        for line in f:
-            words = line.split()
-            if words and not words[0].startswith('#'):
-                suites.append((words[0], words[1:]))
+    suites = [s for s in read_suites(listing) if not only or s[0] in only]
     outdir = os.path.join(paths.BUILD, 'check')
     os.makedirs(outdir, exist_ok=True)
+    width = int(lanes) if lanes else len({s[1] for s in suites}) or 1
+    by_lane = {}
+    for s in suites:
+        by_lane.setdefault(s[1] if width > 1 else 'all', []).append(s)
+    # the host lane's suites need no guest: a lane done with its own takes
+    # the next of them that has not started
+    shared = collections.deque(by_lane.pop('host', []))
+    if shared:
+        by_lane['host'] = []
+    results = {}
+
+    def run_lane(members):
+        members = collections.deque(members)
+        while True:
+            with _out:
+                queue = members or shared
+                if not queue:
+                    return
+                name, _, cmd = queue.popleft()
+            results[name] = run_suite(name, cmd, outdir)
+
+    start = time.time()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=width) as pool:
+        for f in [pool.submit(run_lane, m) for m in by_lane.values()]:
+            f.result()
+    wall = time.time() - start
     rows, bad, total, times = [], [], [0, 0, 0], []
-    for name, cmd in suites:
-        if only and name not in only:
-            continue
-        p, f, s, secs, b = run_suite(name, cmd, outdir)
-        times.append(f'{name} {secs:.1f}\n')
+    for name, lane, _ in suites:
+        p, f, s, secs, b = results[name]
+        times.append(f'{name} {lane} {secs:.1f}\n')
         bad += b
         rows.append(f'{name}: {p} passed, {f} failed, {s} skipped ({secs:.0f} s)')
-        print('check: ' + rows[-1], file=sys.stderr, flush=True)
         total = [total[0] + p, total[1] + f, total[2] + s]
     print()
     for line in bad:
         print('failed: ' + line)
     for row in rows:
         print(row)
+    print(f'wall time {wall / 60:.1f} min, {width} lane(s) at once')
     print(f'{total[0]} passed, {total[1]} failed, {total[2]} skipped')
     if not only and listing.endswith(os.path.join('tests', 'suites')):
         # a whole make check: its suites' wall times, for scripts/bench
         with open(os.path.join(outdir, 'times'), 'w') as f:
+            f.write(f'wall - {wall:.1f}\n')
             f.writelines(times)
     return 1 if total[1] else 0

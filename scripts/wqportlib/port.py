@@ -17,6 +17,7 @@ is "needs human".
 """
 import argparse
 import difflib
+import fcntl
 import hashlib
 import json
 import os
@@ -231,17 +232,22 @@ def port_samples(kernel, only, ktap):
                             os.path.join(paths.TOP, 'semantic-patches'),
                             os.path.join(paths.SCRIPTS, 'wqportlib'))
     stamp = os.path.join(root, 'src', '.converted')
-    if os.path.exists(stamp) and open(stamp).read() == digest:
-        note(f'port: converted sources in {root}/src are up to date')
-        with open(os.path.join(root, 'reports.json')) as f:
-            reports = json.load(f)
-    else:
-        note(f'port: converting drivers-sample/ (stage 1, stage 2) into {root}/src')
-        reports = port.convert(os.path.join(paths.TOP, 'drivers-sample'))
-        with open(os.path.join(root, 'reports.json'), 'w') as f:
-            json.dump(reports, f)
-        with open(stamp, 'w') as f:
-            f.write(digest)
+    os.makedirs(root, exist_ok=True)
+    # make check runs each kernel's samples in its own lane: one converts,
+    # the others wait for it and read its sources
+    with open(os.path.join(root, '.lock'), 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(stamp) and open(stamp).read() == digest:
+            note(f'port: converted sources in {root}/src are up to date')
+            with open(os.path.join(root, 'reports.json')) as f:
+                reports = json.load(f)
+        else:
+            note(f'port: converting drivers-sample/ (stage 1, stage 2) into {root}/src')
+            reports = port.convert(os.path.join(paths.TOP, 'drivers-sample'))
+            with open(os.path.join(root, 'reports.json'), 'w') as f:
+                json.dump(reports, f)
+            with open(stamp, 'w') as f:
+                f.write(digest)
     names = samples(only)
     rows = {name: {} for name in names}
     pending = {}    # variant: (samples, modules, script) to run
