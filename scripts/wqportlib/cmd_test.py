@@ -166,7 +166,10 @@ def run(args):
             kvm, why = qemu.kvm_usable(image, paths.CACHE)
             accel, how = ('kvm', 'KVM') if kvm else ('tcg', f'TCG ({why})')
         what = f'{len(runs)} runs' if args.runs else 'the run'
-        print(f'wqport test: booting the {kernel} kernel under QEMU, {how}, '
+        # the kernel's ELF by its PVH entry, or the bzImage (scripts/lib.sh)
+        entry = 'vmlinux, PVH entry' if os.path.basename(image).startswith('vmlinux-') or \
+            os.path.basename(image) == 'vmlinux' else 'bzImage'
+        print(f'wqport test: booting the {kernel} kernel ({entry}) under QEMU, {how}, '
               f'{what} in {rundir}, timeout {timeout:g} s', file=sys.stderr, flush=True)
         outcomes = testrun.run_all(image, runs, rundir, accel, args.append, timeout, log)
     except InfraError as e:
