@@ -7,6 +7,23 @@
 # the loop ends as soon as the state is there and fails, saying what it saw,
 # when it is not there in the time given.
 
+# wqport_check DESCRIPTION COMMAND...: run COMMAND and print its TAP line,
+# "ok N DESCRIPTION" or "not ok N DESCRIPTION", N the scenario's count $n
+# (set n=0 failed=0 first); a failure sets failed=1 (the scenario's exit
+# status: exit $failed).
+wqport_check() {
+	n=$((n + 1))
+	_wq_what=$1
+	shift
+	if "$@"; then
+		echo "ok $n $_wq_what"
+	else
+		echo "not ok $n $_wq_what"
+		# shellcheck disable=SC2034 # the scenario's: exit $failed
+		failed=1
+	fi
+}
+
 # wqport_wait_content FILE WANT [TENTHS]: poll FILE until it reads exactly
 # WANT, at most TENTHS tenths of a second (default 300: 30 s, TCG is slow).
 # Return 0 when it does; else print what FILE holds and return 1.

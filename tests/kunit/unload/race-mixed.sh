@@ -7,22 +7,19 @@
 # the tick running the freed module's code.  misuse_warn=N turns the
 # shim's report into one error line, so that the log stays clean.
 M=wqcompat_race_mixed
+# shellcheck disable=SC2034 # n: wqport_check (/lib/wqport.sh) counts in it
 n=0 failed=0
-check() {	# check DESCRIPTION COMMAND...
-	n=$((n + 1))
-	what=$1; shift
-	if "$@"; then echo "ok $n $what"; else echo "not ok $n $what"; failed=1; fi
-}
+. /lib/wqport.sh
 
 echo "1..4"
 echo N > /sys/module/wqcompat/parameters/misuse_warn
 echo N > /sys/module/wqcompat/parameters/work26_unload_warn
-check "insmod $M" insmod /modules/$M.ko
-check "rmmod $M while its handler runs" rmmod $M
-check "the task it queued meanwhile was taken off" \
+wqport_check "insmod $M" insmod /modules/$M.ko
+wqport_check "rmmod $M while its handler runs" rmmod $M
+wqport_check "the task it queued meanwhile was taken off" \
 	[ "$(dmesg | grep -c "module $M unloaded with 1 task(s) queued (tq_timer 1")" -eq 1 ]
 len=$(awk '$1 == "tq_timer" { print $2 }' /sys/kernel/debug/wqcompat/tqueue)
-check "tq_timer is empty, and the task never ran" \
+wqport_check "tq_timer is empty, and the task never ran" \
 	[ "$len" -eq 0 ] && [ "$(dmesg | grep -c "$M: task ran")" -eq 0 ]
 dmesg | grep "$M" | sed 's/^/# /'
 echo Y > /sys/module/wqcompat/parameters/misuse_warn

@@ -11,23 +11,20 @@
 # one error line.
 M=wqcompat_race_pop
 D=/sys/module/wqcompat/parameters/test_delay_us
+# shellcheck disable=SC2034 # n: wqport_check (/lib/wqport.sh) counts in it
 n=0 failed=0
-check() {	# check DESCRIPTION COMMAND...
-	n=$((n + 1))
-	what=$1; shift
-	if "$@"; then echo "ok $n $what"; else echo "not ok $n $what"; failed=1; fi
-}
+. /lib/wqport.sh
 
 echo "1..5"
 echo N > /sys/module/wqcompat/parameters/misuse_warn
-check "insmod blocker" insmod /modules/wqcompat_race_blocker.ko
-check "insmod $M" insmod /modules/$M.ko
+wqport_check "insmod blocker" insmod /modules/wqcompat_race_blocker.ko
+wqport_check "insmod $M" insmod /modules/$M.ko
 echo 1000000,0,300000 > $D
-check "rmmod $M" rmmod $M
+wqport_check "rmmod $M" rmmod $M
 # Its exit waits for keventd's run, held at the delay point.
-check "rmmod blocker" rmmod wqcompat_race_blocker
+wqport_check "rmmod blocker" rmmod wqcompat_race_blocker
 echo 0,0,0 > $D
-check "the task was taken off as the going module's, never called" \
+wqport_check "the task was taken off as the going module's, never called" \
 	[ "$(dmesg | grep -c "module $M unloaded with 1 task(s) queued (.*keventd 1")" -eq 1 ] &&
 	[ "$(dmesg | grep -c "$M: task ran")" -eq 0 ]
 dmesg | grep "$M" | sed 's/^/# /'

@@ -7,28 +7,25 @@
 # run then, and again after the peer is gone.
 P=/sys/module/wqcompat_w26_adopt/parameters
 D=/sys/module/wqcompat/parameters/test_delay_us
+# shellcheck disable=SC2034 # n: wqport_check (/lib/wqport.sh) counts in it
 n=0 failed=0
-check() {	# check DESCRIPTION COMMAND...
-	n=$((n + 1))
-	what=$1; shift
-	if "$@"; then echo "ok $n $what"; else echo "not ok $n $what"; failed=1; fi
-}
+. /lib/wqport.sh
 
 echo "1..6"
-check "insmod peer" insmod /modules/wqcompat_w26_peer.ko
-check "insmod adopt" insmod /modules/wqcompat_w26_adopt.ko
+wqport_check "insmod peer" insmod /modules/wqcompat_w26_peer.ko
+wqport_check "insmod adopt" insmod /modules/wqcompat_w26_adopt.ko
 echo 1 > $P/arm
 echo 0,0,0,0,0,3000000 > $D
 rmmod wqcompat_w26_peer &
 peer=$!
 echo 1 > $P/adopt
 result=$(cat $P/result)
-check "queued and ran during the peer's unload: $result" [ "${result%% *}" = ok ]
+wqport_check "queued and ran during the peer's unload: $result" [ "${result%% *}" = ok ]
 wait $peer
-check "rmmod peer" [ $? -eq 0 ]
+wqport_check "rmmod peer" [ $? -eq 0 ]
 echo 0,0,0,0,0,0 > $D
 echo 1 > $P/check
 result=$(cat $P/result)
-check "queued and ran after it: $result" [ "${result%% *}" = ok ]
-check "rmmod adopt" rmmod wqcompat_w26_adopt
+wqport_check "queued and ran after it: $result" [ "${result%% *}" = ok ]
+wqport_check "rmmod adopt" rmmod wqcompat_w26_adopt
 exit $failed

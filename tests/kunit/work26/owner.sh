@@ -6,20 +6,17 @@
 # them: the records the peer left at those addresses belong to the owner
 # from the moment it initialised or queued the items.
 P=/sys/module/wqcompat_w26_owner/parameters
+# shellcheck disable=SC2034 # n: wqport_check (/lib/wqport.sh) counts in it
 n=0 failed=0
-check() {	# check DESCRIPTION COMMAND...
-	n=$((n + 1))
-	what=$1; shift
-	if "$@"; then echo "ok $n $what"; else echo "not ok $n $what"; failed=1; fi
-}
+. /lib/wqport.sh
 
 echo "1..5"
-check "insmod peer" insmod /modules/wqcompat_w26_peer.ko
-check "insmod owner" insmod /modules/wqcompat_w26_owner.ko
-check "rmmod peer" rmmod wqcompat_w26_peer
+wqport_check "insmod peer" insmod /modules/wqcompat_w26_peer.ko
+wqport_check "insmod owner" insmod /modules/wqcompat_w26_owner.ko
+wqport_check "rmmod peer" rmmod wqcompat_w26_peer
 echo 1 > $P/check
 result=$(cat $P/result)
-check "owner's items still armed after the peer went: $result" \
+wqport_check "owner's items still armed after the peer went: $result" \
 	[ "${result%% *}" = ok ]
-check "rmmod owner" rmmod wqcompat_w26_owner
+wqport_check "rmmod owner" rmmod wqcompat_w26_owner
 exit $failed

@@ -10,23 +10,19 @@
 # off), so that the kernel log stays clean.
 . /lib/wqport.sh
 M=wqcompat_w26_stale
+# shellcheck disable=SC2034 # n: wqport_check (/lib/wqport.sh) counts in it
 n=0 failed=0
-check() {	# check DESCRIPTION COMMAND...
-	n=$((n + 1))
-	what=$1; shift
-	if "$@"; then echo "ok $n $what"; else echo "not ok $n $what"; failed=1; fi
-}
 reports() { dmesg | grep -c "module $M unloaded with legacy work"; }
 
 echo "1..6"
 echo N > /sys/module/wqcompat/parameters/work26_unload_warn
-check "insmod blocker" insmod /modules/wqcompat_w26_blocker.ko
-check "insmod $M" insmod /modules/$M.ko
-check "rmmod $M" rmmod $M
-check "one report: the fired timer's run, taken off" [ "$(reports)" -eq 1 ]
+wqport_check "insmod blocker" insmod /modules/wqcompat_w26_blocker.ko
+wqport_check "insmod $M" insmod /modules/$M.ko
+wqport_check "rmmod $M" rmmod $M
+wqport_check "one report: the fired timer's run, taken off" [ "$(reports)" -eq 1 ]
 echo 1 > /sys/module/wqcompat_w26_blocker/parameters/release
-check "rmmod blocker" rmmod wqcompat_w26_blocker
-check "the module's handler never ran" \
+wqport_check "rmmod blocker" rmmod wqcompat_w26_blocker
+wqport_check "the module's handler never ran" \
 	[ "$(dmesg | grep -c 'wqcompat_w26_stale: modern handler ran')" -eq 0 ]
 dmesg | grep "module $M" | sed 's/^/# /'
 echo Y > /sys/module/wqcompat/parameters/work26_unload_warn

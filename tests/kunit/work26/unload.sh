@@ -9,25 +9,22 @@
 # WARN (unload-warn.sh, a run that expects the finding).
 param=/sys/module/wqcompat/parameters/work26_unload_warn
 stats=/sys/kernel/debug/wqcompat/work26
+# shellcheck disable=SC2034 # n: wqport_check (/lib/wqport.sh) counts in it
 n=0 failed=0
-check() {	# check DESCRIPTION COMMAND...
-	n=$((n + 1))
-	what=$1; shift
-	if "$@"; then echo "ok $n $what"; else echo "not ok $n $what"; failed=1; fi
-}
+. /lib/wqport.sh
 field() { sed -n "s/^$1: //p" $stats; }
 
 echo "1..6"
 echo "${UNLOAD_WARN:-0}" > $param
 bound0=$(field bound)
 armed0=$(field armed)
-check "insmod" insmod /modules/wqcompat_work26_unload.ko
-check "two more armed records" [ "$(field armed)" -eq $((armed0 + 2)) ]
-check "rmmod" rmmod wqcompat_work26_unload
-check "both reported by module name" \
+wqport_check "insmod" insmod /modules/wqcompat_work26_unload.ko
+wqport_check "two more armed records" [ "$(field armed)" -eq $((armed0 + 2)) ]
+wqport_check "rmmod" rmmod wqcompat_work26_unload
+wqport_check "both reported by module name" \
 	[ "$(dmesg | grep -c 'module wqcompat_work26_unload unloaded with legacy work .* delayed work still armed: cancelled')" -eq 2 ]
-check "no armed records left" [ "$(field armed)" -eq "$armed0" ]
-check "records released" [ "$(field bound)" -eq "$bound0" ]
+wqport_check "no armed records left" [ "$(field armed)" -eq "$armed0" ]
+wqport_check "records released" [ "$(field bound)" -eq "$bound0" ]
 echo 1 > $param
 cat $stats | sed 's/^/# /'
 exit $failed
