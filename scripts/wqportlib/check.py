@@ -6,8 +6,9 @@ tests/suites by default; make check-kcsan uses tests/suites-kcsan)
 
 Each line of FILE names a suite, its lane and its command.  A lane's suites
 run one after another, in the file's order; the lanes run side by side, at
-most N at once (--lanes, or WQPORT_CHECK_LANES; default: every lane; 1 runs
-the whole file in order, one suite at a time).  The lanes are what a suite
+most N at once (--lanes, or WQPORT_CHECK_LANES; default: every lane, up to
+one more than the machine's cores; 1 runs the whole file in order, one suite
+at a time).  The lanes are what a suite
 occupies: `host` (spatch, compilers, scripts), `stock` (QEMU guests of the
 stock kernels, about half a core each under TCG), `debug` (the debug kernel's
 guests).  No two guest suites of one lane share the machine, so a guest is
@@ -136,7 +137,10 @@ def main(argv):
     suites = [s for s in read_suites(listing) if not only or s[0] in only]
     outdir = os.path.join(paths.BUILD, 'check')
     os.makedirs(outdir, exist_ok=True)
-    width = int(lanes) if lanes else len({s[1] for s in suites}) or 1
+    # by default every lane at once, but no more lanes than cores + 1 (a
+    # guest keeps half a core to most of one busy under TCG)
+    width = int(lanes) if lanes else \
+        max(1, min(len({s[1] for s in suites}), (os.cpu_count() or 1) + 1))
     by_lane = {}
     for s in suites:
         by_lane.setdefault(s[1] if width > 1 else 'all', []).append(s)
