@@ -69,9 +69,14 @@ def run_suite(name, cmd, outdir):
     start = time.time()
     say(f'check: {name}: {" ".join(cmd)}')
     log = os.path.join(outdir, name + '.log')
-    with open(log, 'w') as err:
-        proc = subprocess.run(cmd, cwd=paths.TOP, stdout=subprocess.PIPE, stderr=err,
-                              stdin=subprocess.DEVNULL, text=True, check=False)
+    try:
+        with open(log, 'w') as err:
+            proc = subprocess.run(cmd, cwd=paths.TOP, stdout=subprocess.PIPE, stderr=err,
+                                  stdin=subprocess.DEVNULL, text=True, check=False)
+    except OSError as e:    # a command that is not there: this suite fails
+        bad = [f'{name}: cannot run {cmd[0]}: {e.strerror}']
+        say(f'check: failed: {bad[0]}')
+        return 0, 1, 0, time.time() - start, bad
     with open(log, errors='replace') as f:
         said = f.read().splitlines()
     path = os.path.join(outdir, name + '.ktap')
