@@ -29,7 +29,7 @@ import sys
 import tempfile
 
 from . import convert_check as check
-from . import convert_handlers
+from . import convert_forward, convert_handlers
 from . import paths, reasons
 from .linemap import line_map
 from .paths import WqportError
@@ -658,6 +658,16 @@ def read_work(src):
         return f.read().decode(src.encoding, 'replace')
 
 
+def rewrite_work(src, fn):
+    """SRC's work copy replaced by fn(its text), when that differs."""
+    text = read_work(src)
+    new = fn(text)
+    if new != text:
+        with open(src.work, 'wb') as f:
+            f.write(new.encode(src.encoding, 'replace'))
+        wqport_tq.forget(src.work)
+
+
 def finish(src, stages, arities):
     """SRC's output, and the items for what the stages left of the old APIs
     and for handlers still cast to another function type (arities: the
@@ -882,6 +892,12 @@ def run(args):
         # progress: one line per file, when its last stage is done
         _parallel(args.jobs, lambda s: stage_pass(s, 'stage1', stages, args.mode),
                   [s for s in live if not s.tq_macro], progress and stages == ['stage1'])
+        forwards = {}
+        if 'stage2' in stages and args.mode == 'patch':
+            # a driver's INIT_WORK_COMPAT(w, f, d): converted at its uses
+            forwards = convert_forward.find([read_work(s) for s in live])
+            for s in live if forwards else ():
+                rewrite_work(s, lambda t: convert_forward.hide(t, forwards))
         if 'stage2' in stages:
             _parallel(args.jobs, facts_pass, live)
             # a wrapper of delayed calls defined in one file: count its
@@ -922,6 +938,10 @@ def run(args):
             _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode),
                       [s for s in live if s not in first], progress)
             backptr_check(asked)
+        if forwards:
+            done = convert_forward.converted([read_work(s) for s in live])
+            for s in live:
+                rewrite_work(s, lambda t: convert_forward.restore(t, done))
         arities = check.alias_arities([read_work(s) for s in sources if not s.refused],
                                       stages) if 'stage2' in stages else {}
         for s in sources:
