@@ -22,7 +22,7 @@ everything is put back as it was (and the leftover check reports the
 """
 import re
 
-from .convert_check import args_of, wqport_tq
+from .convert_check import args_of, live_text
 
 FORWARD = re.compile(
     r'^(?P<head>[ \t]*#[ \t]*define[ \t]+(?P<name>\w+)\((?P<params>[ \t]*(?P<w>\w+)[ \t]*,'
@@ -34,12 +34,9 @@ MARK = re.compile(r'\b(INIT_WORK|PREPARE_WORK)/\*wqport:(\w+)\*/\(')
 
 
 def _live(text):
-    """text with comments, literals and branches no 2.6.20+ kernel compiles
-    blanked, offsets kept."""
-    blank = wqport_tq._blank(text)
-    dead = wqport_tq.blank_dead(blank, wqport_tq.FLOOR_STAGE2).split('\n')
-    lines = blank.split('\n')
-    return '\n'.join(' ' * len(a) if not b.strip() else a for a, b in zip(lines, dead))
+    """text as stage 2's output is checked: comments, literals and branches
+    no 2.6.20+ kernel compiles blanked, offsets kept."""
+    return live_text(text, ('stage2',))
 
 
 def find(texts):
