@@ -179,11 +179,12 @@ def main(argv):
         rows.append(f'{name}: {p} passed, {f} failed, {s} skipped ({secs:.0f} s)')
         total = [total[0] + p, total[1] + f, total[2] + s]
     print()
-    for line in bad:
-        print('failed: ' + line)
     for row in rows:
         print(row)
     print(f'wall time {wall / 60:.1f} min, {width} lane(s) at once')
+    # the failures last but one, where a log's tail still shows them
+    for line in bad:
+        print('failed: ' + line)
     print(f'{total[0]} passed, {total[1]} failed, {total[2]} skipped')
     if not only and listing.endswith(os.path.join('tests', 'suites')):
         # a whole make check: its suites' wall times, for scripts/bench
