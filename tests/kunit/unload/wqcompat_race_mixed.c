@@ -9,6 +9,7 @@
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/tqueue.h>
 #include <linux/workqueue.h>
@@ -25,8 +26,22 @@ static struct tq_struct mixed_task = { routine: mixed_task_fn, data: NULL };
 
 static void mixed_fn(void *data)
 {
+	unsigned long until = jiffies + 60 * HZ;
+
 	complete(&mixed_started);
-	/* Not synchronisation: the unload begins while this sleeps. */
+	/*
+	 * Queue only once the unload has begun (delete_module() marks the
+	 * module going before its exit and the notifiers run): before that,
+	 * the task would rightly run.  The deadline only turns a test that
+	 * never unloads into a failure (the task then runs).
+	 */
+	while (module_is_live(THIS_MODULE) && time_before(jiffies, until))
+		msleep(1);
+	/*
+	 * Not synchronisation: lands the queueing inside the 2.6 layer's
+	 * wait for this handler (the case of this test) rather than before
+	 * the 2.4 layer's first round, which takes it off as well.
+	 */
 	msleep(300);
 	queue_task(&mixed_task, &tq_timer);
 }

@@ -552,8 +552,15 @@ static void w26_declare_work(struct kunit *test)
 	w26t_init(&w26t_global_ctx);
 	KUNIT_EXPECT_FALSE(test, work_pending(&w26t_static_work));
 	KUNIT_EXPECT_NE(test, schedule_work(&w26t_static_work), 0);
-	KUNIT_EXPECT_NE(test, schedule_delayed_work(&w26t_global_work, 1), 0);
+	/*
+	 * Armed, it is pending: a long delay, so that no stall of the test
+	 * lets the timer fire before the second call; then armed again for
+	 * one jiffy, to run.
+	 */
+	KUNIT_EXPECT_NE(test, schedule_delayed_work(&w26t_global_work, LONG_DELAY), 0);
 	KUNIT_EXPECT_EQ(test, schedule_work(&w26t_global_work), 0);
+	KUNIT_EXPECT_NE(test, cancel_delayed_work(&w26t_global_work), 0);
+	KUNIT_EXPECT_NE(test, schedule_delayed_work(&w26t_global_work, 1), 0);
 	KUNIT_EXPECT_NE(test, schedule_work(&local), 0);
 	wait_for_completion(&w26t_global_ctx.done);
 	flush_scheduled_work();
@@ -640,8 +647,10 @@ static void w26_half_converted(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, cancel_delayed_work(&h->dwork));
 	KUNIT_EXPECT_TRUE(test, schedule_delayed_work(&h->dwork, 1));
 	/* struct work_struct * with a modern handler: legacy timer. */
-	KUNIT_EXPECT_NE(test, queue_delayed_work(wq, &h->plain_delayed.work, 1), 0);
+	KUNIT_EXPECT_NE(test, queue_delayed_work(wq, &h->plain_delayed.work, LONG_DELAY), 0);
 	KUNIT_EXPECT_EQ(test, queue_work(wq, &h->plain_delayed.work), 0);
+	KUNIT_EXPECT_NE(test, cancel_delayed_work(&h->plain_delayed.work), 0);
+	KUNIT_EXPECT_NE(test, queue_delayed_work(wq, &h->plain_delayed.work, 1), 0);
 
 	wait_for_completion(&h->dwork_done);
 	wait_for_completion(&h->plain_delayed.done);
