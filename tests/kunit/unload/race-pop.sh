@@ -24,9 +24,13 @@ wqport_check "rmmod $M" rmmod $M
 # Its exit waits for keventd's run, held at the delay point.
 wqport_check "rmmod blocker" rmmod wqcompat_race_blocker
 echo 0,0,0 > $D
-wqport_check "the task was taken off as the going module's, never called" \
+# one predicate: wqport_check runs a command, and `a && b` after it would
+# leave b out of the result
+taken_off() {
 	[ "$(dmesg | grep -c "module $M unloaded with 1 task(s) queued (.*keventd 1")" -eq 1 ] &&
-	[ "$(dmesg | grep -c "$M: task ran")" -eq 0 ]
+		[ "$(dmesg | grep -c "$M: task ran")" -eq 0 ]
+}
+wqport_check "the task was taken off as the going module's, never called" taken_off
 dmesg | grep "$M" | sed 's/^/# /'
 echo Y > /sys/module/wqcompat/parameters/misuse_warn
 exit $failed
