@@ -115,7 +115,8 @@ EXPORT_SYMBOL_GPL(wqcompat_mark_bh);
  * @routine: called with no argument when @nr is marked
  *
  * As in 2.4, installing over another routine replaces it.  A mark already
- * pending for @nr runs @routine.
+ * pending for @nr runs @routine.  A routine of a module that is being
+ * unloaded is not installed (the unload's report counts it).
  *
  * Context: any; takes a spinlock with interrupts off, never sleeps.
  */
@@ -129,7 +130,9 @@ void wqcompat_init_bh(int nr, void (*routine)(void))
 		return;
 	}
 	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
-	WRITE_ONCE(bh_base[nr], routine);
+	/* a going module's: refused, and named in its unload's report */
+	if (!wqcompat_tq_going_refuse_bh(routine))
+		WRITE_ONCE(bh_base[nr], routine);
 	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
 }
 EXPORT_SYMBOL_GPL(wqcompat_init_bh);

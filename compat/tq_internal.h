@@ -77,7 +77,7 @@ struct wqcompat_tq_going {
 	struct list_head node;
 	struct module *mod;
 	unsigned int per_queue[WQCOMPAT_TQ_NR];	/* tasks taken off */
-	unsigned int bhs;			/* BH slots emptied */
+	unsigned int bhs;			/* BH slots emptied or refused */
 };
 
 /* tq_module.c, for main.c's unload of a module */
@@ -93,6 +93,7 @@ void wqcompat_tq_timer_bh(void);
 void wqcompat_tq_immediate_bh(void);
 void wqcompat_tq_going_add(struct wqcompat_tq_going *going);
 void wqcompat_tq_going_del(struct wqcompat_tq_going *going);
+bool wqcompat_tq_going_refuse_bh(void (*routine)(void));
 unsigned int wqcompat_tq_drop_module(struct wqcompat_tq_going *going,
 				     bool *running);
 void wqcompat_tq_wait_module_runs(struct module *mod);

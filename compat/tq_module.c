@@ -50,7 +50,11 @@ MODULE_PARM_DESC(misuse_count, "API misuses and unloads with tasks queued so far
  *
  * Begin.  Put @mod on the going list: from then on a run that comes to a
  *    task of @mod takes it off without calling it (tqueue.c,
- *    tq_going_take()).  No routine of @mod starts after this.
+ *    tq_going_take()), and init_bh() refuses a routine of @mod (bh.c): a
+ *    BH of @mod that runs during the unload cannot put itself, or another,
+ *    back into a slot a round emptied.  No task routine of @mod starts
+ *    after this; a BH of @mod runs only from a pass that read its slot
+ *    before round 1 emptied it.
  * A round:
  * 1. Under wqcompat_tq_lock, in one hold: take off tq_timer, tq_immediate,
  *    tq_disk and keventd's queue, and out of every run in progress, each
@@ -110,8 +114,9 @@ bool wqcompat_tq_going_round(struct wqcompat_tq_going *going, bool first)
 	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
 	t = wqcompat_tq_drop_module(going, &running);
 	b = wqcompat_bh_drop_module(going->mod);
-	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+	/* under the lock: init_bh() counts a refused one here too */
 	going->bhs += b;
+	raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
 	if (!first && !t && !b && !running)
 		return false;
 	wqcompat_bh_flush();

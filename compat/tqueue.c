@@ -218,6 +218,33 @@ static bool tq_going_take(struct tq_struct *task, enum wqcompat_tq_id id)
 	return false;
 }
 
+/**
+ * wqcompat_tq_going_refuse_bh - is a bottom half being installed a going module's?
+ * @routine: the routine init_bh() was given
+ *
+ * A module going away installs no bottom half: a routine of its running
+ * during the unload (a 2.6 handler the unload waits for, a BH already in
+ * its pass) could otherwise put one back after each round emptied the
+ * slots, and mark it, so that the rounds would not end.  Counts it as a
+ * slot emptied for that module's report.
+ *
+ * Caller holds wqcompat_tq_lock.  Return: true if @routine lies in a
+ * module that is going (the caller must not install it).
+ */
+bool wqcompat_tq_going_refuse_bh(void (*routine)(void))
+{
+	struct wqcompat_tq_going *going;
+
+	lockdep_assert_held(&wqcompat_tq_lock);
+	list_for_each_entry(going, &tq_going, node) {
+		if (within_module((unsigned long)routine, going->mod)) {
+			going->bhs++;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* Call the tasks of a started run, one at a time, FIFO; then end it. */
 static void tq_run_tasks(struct tq_run *run)
 {

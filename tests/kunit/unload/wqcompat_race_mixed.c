@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * For race-mixed.sh: a module whose 2.6 handler is still running when the
- * module unloads, and queues a 2.4 task of the module on tq_timer before
- * it returns.  The unload waits for the handler in the 2.6 layer; if the
- * 2.4 layer had already let go of the module by then, the task would stay
- * on tq_timer and the tick would call this module's code after it is
- * gone.  Both layers must let go together (compat/main.c).
+ * module unloads, and queues a 2.4 task of the module on tq_timer, and
+ * installs and marks a bottom half of the module, before it returns.  The
+ * unload waits for the handler in the 2.6 layer; if the 2.4 layer had
+ * already let go of the module by then, the task would stay on tq_timer
+ * and the tick would call this module's code after it is gone.  Both
+ * layers must let go together (compat/main.c), and the BH must not be
+ * installed (it would run the module's code during its unload, and one
+ * that installs itself again would keep the unload's rounds going).
  */
 #include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/interrupt.h>
 #include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/tqueue.h>
@@ -23,6 +27,12 @@ static void mixed_task_fn(void *data)
 }
 
 static struct tq_struct mixed_task = { routine: mixed_task_fn, data: NULL };
+
+static void mixed_bh(void)
+{
+	pr_info("wqcompat_race_mixed: bh ran\n");
+	init_bh(SERIAL_BH, mixed_bh);
+}
 
 static void mixed_fn(void *data)
 {
@@ -44,6 +54,8 @@ static void mixed_fn(void *data)
 	 */
 	msleep(300);
 	queue_task(&mixed_task, &tq_timer);
+	init_bh(SERIAL_BH, mixed_bh);
+	mark_bh(SERIAL_BH);
 }
 
 static int __init mixed_init(void)
