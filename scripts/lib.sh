@@ -170,15 +170,17 @@ debug_kernel_fragments() {
 }
 
 # debug_kernel_dir [NAME]: the cache directory of debug kernel NAME (default
-# debug) for the committed fragments and the installed linux-source version
-# (it may not be built): a build is reused while both are unchanged.
+# debug) for the committed fragments and source patch and the installed
+# linux-source version (it may not be built): a build is reused while they
+# are unchanged.
 debug_kernel_dir() {
 	local name=${1:-debug} ver key frags
 	frags=$(debug_kernel_fragments "$name") || return 1
 	ver=$(dpkg-query -W -f '${Version}' "linux-source-$WQPORT_DEBUG_SERIES" 2>/dev/null) ||
 		return 1
 	# shellcheck disable=SC2086 # one path a line, no spaces in them
-	key=$( { echo "$ver"; cat $frags; } | sha256sum | cut -c1-16)
+	key=$( { echo "$ver"; cat $frags "$WQPORT_TOP/scripts/debug-kernel.patch"; } |
+		sha256sum | cut -c1-16)
 	echo "$WQPORT_CACHE/$name-kernel-$key"
 }
 

@@ -18,6 +18,13 @@ from .testrun import OUTCOME, INFRA, PASS
 # in about a minute and runs everything several times slower.  The boot has
 # the same allowance to reach the first run.
 DEFAULT_TIMEOUT = {'stock': 180, 'debug': 600}
+# A task blocked this long is reported with its stack (a finding): well
+# before the timeout, so that a hang leaves evidence, and long enough that
+# a KUnit case, which blocks insmod while it runs, is not reported on a
+# guest that a loaded host slows down several times (the longest, on the
+# debug kernel: 11 s on an idle 2-core host, past 30 s three times slower).
+# The kernels' own: 120 s stock, 30 s debug (its config).
+HUNG_TASK_SECS = {'stock': 60, 'debug': 120}
 
 
 def add_run_arguments(p):
@@ -130,6 +137,19 @@ def read_runs(path):
     return runs
 
 
+def kmemleak_age_ms(kernel):
+    """The age below which KERNEL's kmemleak reports no object
+    (MSECS_MIN_AGE in its tree's mm/kmemleak.c: 1000 in the debug kernels,
+    scripts/debug-kernel.patch), or None where its tree has no source (the
+    stock kernels' headers: no kmemleak)."""
+    try:
+        with open(os.path.join(paths.kernel_kdir(kernel), 'mm', 'kmemleak.c')) as f:
+            m = re.search(r'^#define\s+MSECS_MIN_AGE\s+(\d+)\b', f.read(), re.M)
+    except OSError:
+        return None
+    return int(m.group(1)) if m else None
+
+
 def make_run(kernel, name, a, timeout):
     modules = [] if a.no_shim else [shim_module(kernel)]
     modules += [m for m in a.modules if a.no_shim or os.path.basename(m) != 'wqcompat.ko']
@@ -148,8 +168,8 @@ def run(args):
         listed = [('', args)]
     for name, a in listed:
         check_run(name, a)
-    timeout = args.timeout or DEFAULT_TIMEOUT[
-        'debug' if paths.is_debug(kernel) or os.path.isdir(kernel) else 'stock']
+    kind = 'debug' if paths.is_debug(kernel) or os.path.isdir(kernel) else 'stock'
+    timeout = args.timeout or DEFAULT_TIMEOUT[kind]
 
     try:
         ktap.ensure_parser()
@@ -171,7 +191,11 @@ def run(args):
             os.path.basename(image) == 'vmlinux' else 'bzImage'
         print(f'wqport test: booting the {kernel} kernel ({entry}) under QEMU, {how}, '
               f'{what} in {rundir}, timeout {timeout:g} s', file=sys.stderr, flush=True)
-        outcomes = testrun.run_all(image, runs, rundir, accel, args.append, timeout, log)
+        # the guest's kmemleak check waits out the kernel's own age (guest-init.sh)
+        age = kmemleak_age_ms(kernel)
+        append = (f'sysctl.kernel.hung_task_timeout_secs={HUNG_TASK_SECS[kind]} ' +
+                  (f'wqport.leak_age_ms={age} ' if age is not None else '') + args.append)
+        outcomes = testrun.run_all(image, runs, rundir, accel, append, timeout, log)
     except InfraError as e:
         print(f'wqport test: {OUTCOME[INFRA]}: {e}', file=sys.stderr)
         write_json(args.json, [], [], str(e))
