@@ -273,8 +273,11 @@ static void tq_run_tasks(struct tq_run *run)
 		data = task->data;
 		/* A module going away: its tasks are no longer called. */
 		gone = !list_empty(&tq_going) && tq_going_take(task, run->id);
-		if (gone)
+		if (gone) {
 			routine = NULL;
+			/* in this hold: the unload does not wait for it */
+			atomic_long_inc(&wqcompat_tq_stats[run->id].dropped);
+		}
 		/*
 		 * 2.4 did wmb(); sync = 0.  Release is the right barrier: our
 		 * reads of routine and data must be done before the next
@@ -300,7 +303,6 @@ static void tq_run_tasks(struct tq_run *run)
 			wake_up_all(&tq_runs_wait);
 
 		if (gone) {
-			atomic_long_inc(&wqcompat_tq_stats[run->id].dropped);
 			called = false;
 			continue;
 		}

@@ -7,20 +7,27 @@
 # after it takes a task: the run takes the module's task as a going
 # module's (it is not called) and must not touch it after that, since the
 # unload frees the module meanwhile (KASAN on the debug kernel reports a
-# write into freed module memory).  misuse_warn=N makes the shim's report
-# one error line.
+# write into freed module memory), and must have counted the task dropped
+# in the hold that took it (the counts are checked while the run is still
+# held).  misuse_warn=N makes the shim's report one error line.
 M=wqcompat_race_pop
 D=/sys/module/wqcompat/parameters/test_delay_us
 # shellcheck disable=SC2034 # n: wqport_check (/lib/wqport.sh) counts in it
 n=0 failed=0
 . /lib/wqport.sh
 
-echo "1..5"
+echo "1..6"
 echo N > /sys/module/wqcompat/parameters/misuse_warn
 wqport_check "insmod blocker" insmod /modules/wqcompat_race_blocker.ko
 wqport_check "insmod $M" insmod /modules/$M.ko
 echo 1000000,0,300000 > $D
 wqport_check "rmmod $M" rmmod $M
+# The run is still held after the hold that took the task: the count of
+# tasks dropped must already include it (the unload does not wait for it).
+counted() {
+	awk '$1 == "keventd" { exit !($3 == $2 + $5 + $7) }' /sys/kernel/debug/wqcompat/tqueue
+}
+wqport_check "keventd: queued == run + dropped + length while the run is held" counted
 # Its exit waits for keventd's run, held at the delay point.
 wqport_check "rmmod blocker" rmmod wqcompat_race_blocker
 echo 0,0,0 > $D
