@@ -610,6 +610,12 @@ def backptr(file, f, df, kinds):
     tag, tname, body = sd
     if not re.search(r'(?:^|[;{}])\s*(?:#[^\n]*\n\s*)*struct\s+(?:work_struct|delayed_work)'
                      r'\s+%s\s*;' % re.escape(fld), body):
+        named = re.search(r'(?:^|[;{}])\s*(?:#[^\n]*\n\s*)*([A-Za-z_]\w*)\s+%s\s*;'
+                          % re.escape(fld), body)
+        if named and named.group(1) not in ('struct', 'union', 'const', 'volatile'):
+            return ('%s declares %s with the type name %s (a macro or typedef); '
+                    'declared struct work_struct, it would get the field'
+                    % (t, fld, named.group(1)))
         return '%s declares %s only nested or beside another member' % (t, fld)
     if re.search(r'\b%s\b' % re.escape(nf), text + (file_text(hdr) if hdr else '')):
         return 'the name %s is taken' % nf
