@@ -200,22 +200,34 @@ static bool tq_run_names(struct tq_run *run, struct module *mod)
 }
 
 /*
+ * The first going module that @a or @b lies in, or NULL.  Caller holds
+ * wqcompat_tq_lock.
+ */
+static struct wqcompat_tq_going *tq_going_of(unsigned long a, unsigned long b)
+{
+	struct wqcompat_tq_going *going;
+
+	lockdep_assert_held(&wqcompat_tq_lock);
+	list_for_each_entry(going, &tq_going, node) {
+		if (within_module(a, going->mod) || within_module(b, going->mod))
+			return going;
+	}
+	return NULL;
+}
+
+/*
  * A run popped @task: if it belongs to a module that is going, count it as
  * taken off for that module and say so (the run must not call it).
  * Caller holds wqcompat_tq_lock.
  */
 static bool tq_going_take(struct tq_struct *task, enum wqcompat_tq_id id)
 {
-	struct wqcompat_tq_going *going;
+	struct wqcompat_tq_going *going =
+		tq_going_of((unsigned long)task, (unsigned long)task->routine);
 
-	lockdep_assert_held(&wqcompat_tq_lock);
-	list_for_each_entry(going, &tq_going, node) {
-		if (tq_in_module(task, going->mod)) {
-			going->per_queue[id]++;
-			return true;
-		}
-	}
-	return false;
+	if (going)
+		going->per_queue[id]++;
+	return going;
 }
 
 /**
@@ -233,16 +245,12 @@ static bool tq_going_take(struct tq_struct *task, enum wqcompat_tq_id id)
  */
 bool wqcompat_tq_going_refuse_bh(void (*routine)(void))
 {
-	struct wqcompat_tq_going *going;
+	struct wqcompat_tq_going *going =
+		tq_going_of((unsigned long)routine, (unsigned long)routine);
 
-	lockdep_assert_held(&wqcompat_tq_lock);
-	list_for_each_entry(going, &tq_going, node) {
-		if (within_module((unsigned long)routine, going->mod)) {
-			going->bhs++;
-			return true;
-		}
-	}
-	return false;
+	if (going)
+		going->bhs++;
+	return going;
 }
 
 /* Call the tasks of a started run, one at a time, FIFO; then end it. */
