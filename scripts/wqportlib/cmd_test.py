@@ -10,7 +10,7 @@ import shlex
 import sys
 import time
 
-from . import ktap, paths, qemu, testrun
+from . import initramfs, ktap, paths, qemu, snapshot, testrun
 from .paths import InfraError, WqportError
 from .testrun import OUTCOME, INFRA, PASS
 
@@ -137,13 +137,13 @@ def read_runs(path):
     return runs
 
 
-def kmemleak_age_ms(kernel):
-    """The age below which KERNEL's kmemleak reports no object
-    (MSECS_MIN_AGE in its tree's mm/kmemleak.c: 1000 in the debug kernels,
-    scripts/debug-kernel.patch), or None where its tree has no source (the
-    stock kernels' headers: no kmemleak)."""
+def kmemleak_age_ms(kdir):
+    """The age below which the kmemleak of the kernel built in KDIR reports
+    no object (MSECS_MIN_AGE in its mm/kmemleak.c: 1000 in the debug
+    kernels, scripts/debug-kernel.patch), or None where the tree has no
+    source (the stock kernels' headers: no kmemleak)."""
     try:
-        with open(os.path.join(paths.kernel_kdir(kernel), 'mm', 'kmemleak.c')) as f:
+        with open(os.path.join(kdir, 'mm', 'kmemleak.c')) as f:
             m = re.search(r'^#define\s+MSECS_MIN_AGE\s+(\d+)\b', f.read(), re.M)
     except OSError:
         return None
@@ -189,13 +189,24 @@ def run(args):
         # the kernel's ELF by its PVH entry, or the bzImage (scripts/lib.sh)
         entry = 'vmlinux, PVH entry' if os.path.basename(image).startswith('vmlinux-') or \
             os.path.basename(image) == 'vmlinux' else 'bzImage'
-        print(f'wqport test: booting the {kernel} kernel ({entry}) under QEMU, {how}, '
-              f'{what} in {rundir}, timeout {timeout:g} s', file=sys.stderr, flush=True)
         # the guest's kmemleak check waits out the kernel's own age (guest-init.sh)
-        age = kmemleak_age_ms(kernel)
+        kdir = paths.kernel_kdir(kernel)
+        age = kmemleak_age_ms(kdir) if kdir else None
         append = (f'sysctl.kernel.hung_task_timeout_secs={HUNG_TASK_SECS[kind]} ' +
                   (f'wqport.leak_age_ms={age} ' if age is not None else '') + args.append)
-        outcomes = testrun.run_all(image, runs, rundir, accel, append, timeout, log)
+        snaps, why = None, f'{snapshot.ENV}=0'
+        mods = None
+        if snapshot.enabled():
+            mods, why = snapshot.virtio_modules(kdir, paths.CACHE) if kdir else \
+                (None, 'no kernel tree')
+        base = initramfs.base(paths.CACHE, mods or ())
+        if mods is not None:
+            snaps = snapshot.Snapshots(paths.CACHE, image, base, accel, append)
+        how += ', restored from a snapshot' if snaps else f', booted (no snapshot: {why})'
+        print(f'wqport test: booting the {kernel} kernel ({entry}) under QEMU, {how}, '
+              f'{what} in {rundir}, timeout {timeout:g} s', file=sys.stderr, flush=True)
+        outcomes = testrun.run_all(image, base, runs, rundir, accel, append, timeout, log,
+                                   snaps)
     except InfraError as e:
         print(f'wqport test: {OUTCOME[INFRA]}: {e}', file=sys.stderr)
         write_json(args.json, [], [], str(e))

@@ -16,6 +16,12 @@
 # each run's top level.  Other lines for the host start with "wqport: ".
 # "wqport: tainted T" gives the taint flags the run added.
 #
+# With wqport.payload=disk the runs come later, on a disk: the guest loads
+# the virtio modules in /lib/wqport-virtio (a stock kernel's), says
+# "wqport: ready" and waits for "wqport-load RUNS" on the console: the host
+# saves the VM there, once, and restores it for each boot (snapshot.py),
+# with the runs' archive on /dev/vda, which the guest unpacks.
+#
 # After each run the guest waits for the host to type "wqport-go" on the
 # console ("wqport-stop" when the run changed the kernel).  A run that
 # leaves a module loaded stops the boot too ("wqport: stop").  Then, on a
@@ -129,19 +135,43 @@ kmemleak() {
 	say "kmemleak done"
 }
 
-leaks=
-[ ! -e /sys/kernel/debug/kmemleak ] || leaks=kmemleak
-say "boot${leaks:+ $leaks}"
 runs=
+payload=
 leak_age_ms=5000
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	wqport.runs=*) runs=$(echo "${arg#wqport.runs=}" | tr , ' ') ;;
 	wqport.leak_age_ms=*) leak_age_ms=${arg#wqport.leak_age_ms=} ;;
+	wqport.payload=*) payload=${arg#wqport.payload=} ;;
 	esac
 done
-[ -n "$runs" ] || runs=$(ls /runs | sort -n)
 stty -echo 2>/dev/null
+# The runs' files on a disk (snapshot.py): the host saves the guest while
+# it waits here, and restores that for each boot, with the runs on the
+# disk, and types "wqport-load RUNS" (RUNS as wqport.runs= gives them).
+if [ "$payload" = disk ]; then
+	for m in /lib/wqport-virtio/*.ko; do
+		[ ! -e "$m" ] || insmod "$m" || say "no disk: insmod $m failed"
+	done
+	if [ ! -b /dev/vda ]; then
+		say "no disk: /dev/vda missing"
+		leave 16
+	fi
+	say ready
+	read -r word list || leave 16
+	[ "$word" = wqport-load ] || leave 16
+	runs=$(echo "$list" | tr , ' ')
+	# what the saved guest read of the disk (its partition table) is stale
+	blockdev --flushbufs /dev/vda
+	(cd / && cpio -i -d -m < /dev/vda 2>/tmp/cpio.err) || {
+		say "no disk: $(tail -n 1 /tmp/cpio.err)"
+		leave 16
+	}
+fi
+leaks=
+[ ! -e /sys/kernel/debug/kmemleak ] || leaks=kmemleak
+say "boot${leaks:+ $leaks}"
+[ -n "$runs" ] || runs=$(ls /runs | sort -n)
 # shellcheck disable=SC2086
 set -- $runs
 while [ $# -gt 0 ]; do

@@ -13,7 +13,8 @@ import re
 import sys
 import time
 
-from . import elf, initramfs, ktap, logscan, qemu
+from . import elf, initramfs, ktap, logscan, qemu, snapshot
+from .paths import InfraError
 
 # Exit statuses, one per outcome (docs/architecture.md), gravest last.
 PASS, TEST_FAILURE, USAGE, FINDINGS, CRASH, TIMEOUT, INFRA = 0, 1, 2, 3, 4, 5, 6
@@ -204,10 +205,12 @@ def leak_owners(leaks, parts):
     return owners
 
 
-def run_all(image, runs, rundir, accel, append, boot_timeout, log=None):
+def run_all(image, base, runs, rundir, accel, append, boot_timeout, log=None, snaps=None):
     """Do RUNS (a list of Run) in as few boots of IMAGE as their verdicts
     allow; return one Outcome per run.  Raises InfraError when QEMU or the
-    initramfs cannot be had.
+    initramfs cannot be had.  BASE: the initramfs the runs' files are
+    added to (initramfs.base()); SNAPS: the kernel's Snapshots, restored
+    instead of booting it (None: a boot each time).
 
     Each boot does a group of runs, in order, and ends when the group is
     done or a run changed the kernel (the rest go to the next boot), with
@@ -216,7 +219,21 @@ def run_all(image, runs, rundir, accel, append, boot_timeout, log=None):
     and when that cannot be told, each of them runs again alone.  The runs
     of a boot cut short (a crash, a timeout) got no check: they run again,
     after the rest."""
-    cpio = initramfs.build(rundir, [(r.modules, r.script, r.files) for r in runs])
+    payload = initramfs.payload(rundir, [(r.modules, r.script, r.files) for r in runs])
+    whole = []
+
+    def plain(why):
+        """Boot each time from now on, for WHY."""
+        nonlocal snaps
+        if snaps:
+            print(f'wqport test: booting without a snapshot: {why}', file=sys.stderr)
+        snaps = None
+
+    if snaps and not snaps.ready(boot_timeout):
+        plain(snaps.why)
+    if snaps and os.path.getsize(payload) > snapshot.CAPACITY:
+        plain(f'the runs\' files ({os.path.getsize(payload) >> 20} MB) do not fit the '
+              f'snapshot\'s disk ({snapshot.CAPACITY >> 20} MB)')
     outcomes = {}
     groups = [list(range(1, len(runs) + 1))]
     boot, retries = 0, 0
@@ -228,11 +245,30 @@ def run_all(image, runs, rundir, accel, append, boot_timeout, log=None):
         else:
             path = os.path.join(rundir, 'console.log' if boot == 1 else f'console-{boot}.log')
         watch = Watch(runs, boot_timeout, len(runs) > 1)
-        result = qemu.run(image, cpio, path, None, accel=accel,
-                          append=f'{append} wqport.runs={",".join(map(str, group))}'.strip(),
-                          progress=watch, watchdog=watch.expired)
-        with open(path, errors='replace') as f:
-            text = f.read()
+        if snaps:
+            try:
+                result = snaps.restore(payload, group, path, watch, watch.expired)
+            except InfraError as e:
+                result, why = None, str(e)
+            with open(path, errors='replace') as f:
+                text = f.read()
+            if result is None or 'wqport: no disk' in text:
+                if result is not None:
+                    why = re.search(r'wqport: no disk.*', text).group(0)
+                if 'wqport: boot' not in text:
+                    snaps.discard(why)
+                    why = f'QEMU could not restore the snapshot (dropped): {why}'
+                plain(f'{why} (console log: {path})')
+                groups.insert(0, group)
+                continue
+        else:
+            if not whole:
+                whole.append(initramfs.whole(rundir, base, payload))
+            result = qemu.run(image, whole[0], path, None, accel=accel,
+                              append=f'{append} wqport.runs={",".join(map(str, group))}'.strip(),
+                              progress=watch, watchdog=watch.expired)
+            with open(path, errors='replace') as f:
+                text = f.read()
         _, parts, leaks = split(text)
         parts = {n: p for n, p in parts.items() if n in group}
         if not parts:

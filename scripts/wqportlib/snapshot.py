@@ -1,0 +1,255 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Snapshots of a booted test kernel (docs/architecture.md, "Snapshots").
+
+A kernel is booted once to the point where the guest /init waits for its
+runs ("wqport: ready"), and QEMU saves the whole VM there, into the cache.
+Each boot after that restores the saved VM instead (a fraction of a second
+where a boot takes 3 s on a stock kernel, 7 s on the debug one) and gives
+the guest its runs' files on a virtio disk: an archive the guest unpacks
+(guest-init.sh), of the fixed size the saved guest knows.  The guest is the
+one a fresh boot gives, so each run still gets a fresh kernel.
+
+A snapshot is keyed by everything the saved VM depends on: the kernel
+image, the base initramfs, the QEMU binary, the accelerator, memory, CPUs
+and the kernel command line.  Whatever fails on the way (a kernel without
+virtio-blk, a payload too big, a save or a restore QEMU refuses) falls
+back to a plain boot with the runs in the initramfs, and says why."""
+import fcntl
+import glob
+import hashlib
+import json
+import lzma
+import os
+import re
+import shlex
+import shutil
+import sys
+import tempfile
+
+from . import qemu
+from .paths import InfraError
+from .qmp import QMP
+
+# The guest's disk: its size is read once, when the saved guest probed it.
+CAPACITY = 256 << 20
+# The snapshots kept: the newest used (each is 80 to 220 MB).
+KEEP = 6
+# How long a save may take (a debug kernel's: 2 s, 210 MB).
+SAVE_TIMEOUT = 300
+# Set to 0, boots are never restored from snapshots.
+ENV = 'WQPORT_SNAPSHOTS'
+# Where they are kept, when not in the cache's snapshots/ (the harness's
+# self-test spoils one of its own there).
+DIR_ENV = 'WQPORT_SNAPSHOT_DIR'
+# How long the boot that saves one may take to get to its snapshot point:
+# a debug kernel's, 50 s on a loaded 2-core host (after it, a plain boot).
+SAVE_BOOT_TIMEOUT = 180
+# What the guest needs to read its disk, modules in the order they load
+# (the stock kernels build them as modules; the debug kernels in).
+VIRTIO_MODULES = ('virtio_ring', 'virtio', 'virtio_pci_legacy_dev', 'virtio_pci_modern_dev',
+                  'virtio_pci', 'virtio_blk')
+VIRTIO_CONFIG = ('CONFIG_VIRTIO_PCI', 'CONFIG_VIRTIO_BLK')
+# The guest /init's word for a saved guest that waits for its runs.
+READY = 'wqport: ready'
+DISK_ID = 'wqport-runs'
+
+
+def enabled():
+    return os.environ.get(ENV, '1') != '0'
+
+
+def disk_args(path):
+    """QEMU's arguments for the runs' disk, PATH."""
+    return ['-drive', f'file={path},format=raw,if=none,id={DISK_ID},readonly=on',
+            '-device', f'virtio-blk-pci,drive={DISK_ID}']
+
+
+def qmp_args(path):
+    return ['-qmp', f'unix:{path},server=on,wait=off']
+
+
+def virtio_modules(kdir, cache):
+    """(modules, why): the module files the guest loads to read a virtio
+    disk, for the kernel whose build tree (or headers) is KDIR: none where
+    its config builds them in; the stock kernels' compressed ones
+    uncompressed into CACHE.  MODULES is None (WHY says why) when the kernel
+    has no virtio-blk."""
+    try:
+        with open(os.path.join(kdir, '.config')) as f:
+            config = dict(re.findall(r'^(CONFIG_\w+)=(\S+)', f.read(), re.M))
+    except OSError as e:
+        return None, f'no kernel config: {e.strerror}'
+    missing = [c for c in VIRTIO_CONFIG if config.get(c) not in ('y', 'm')]
+    if missing:
+        return None, f'the kernel has no {" or ".join(missing)}'
+    if all(config[c] == 'y' for c in VIRTIO_CONFIG):
+        return [], None
+    # a packaged kernel's modules are beside its headers' build link
+    tops = [os.path.join(os.path.dirname(os.path.normpath(kdir)), 'kernel'), kdir]
+    found = {}
+    for top in tops:
+        for path in glob.glob(os.path.join(glob.escape(top), 'drivers', '**', 'virtio*.ko*'),
+                              recursive=True):
+            name = os.path.basename(path).split('.ko')[0]
+            found.setdefault(name, path)
+    mods = []
+    for name in VIRTIO_MODULES:
+        path = found.get(name)
+        if not path:
+            continue
+        if path.endswith('.ko.xz'):
+            dest = os.path.join(cache, 'virtio-modules',
+                                hashlib.sha256(path.encode()).hexdigest()[:12], name + '.ko')
+            if not os.path.exists(dest):
+                os.makedirs(os.path.dirname(dest), exist_ok=True)
+                with lzma.open(path) as src, open(dest + '.tmp', 'wb') as out:
+                    shutil.copyfileobj(src, out)
+                os.replace(dest + '.tmp', dest)
+            path = dest
+        elif not path.endswith('.ko'):
+            return None, f'{path}: a compression wqport does not read'
+        mods.append(path)
+    if 'virtio_blk' not in [os.path.basename(m)[:-3] for m in mods] and \
+            config['CONFIG_VIRTIO_BLK'] == 'm':
+        return None, 'virtio_blk.ko not found beside the kernel'
+    return mods, None
+
+
+class Snapshots:
+    """The snapshots of one kernel IMAGE booted with the initramfs BASE,
+    ACCEL and the command line APPEND (the harness's part aside)."""
+
+    def __init__(self, cache, image, base, accel, append):
+        self.dir = os.environ.get(DIR_ENV) or os.path.join(cache, 'snapshots')
+        self.image, self.base, self.accel = image, base, accel
+        # the guest /init's cue: the runs' files come on the disk
+        self.append = f'{append} wqport.payload=disk'.strip()
+        binary = qemu.binary()
+        with open(base, 'rb') as f:
+            base_sum = hashlib.sha256(f.read()).hexdigest()
+        key = [os.path.realpath(image), os.path.getsize(image), os.stat(image).st_mtime_ns,
+               base_sum, binary, os.stat(binary).st_mtime_ns, os.path.getsize(binary),
+               accel, qemu.cmdline(self.append), CAPACITY, qemu.command(image, base, accel)]
+        self.key = hashlib.sha256(json.dumps(key).encode()).hexdigest()[:16]
+        self.file = os.path.join(self.dir, f'{self.key}.vm')
+        self.log = os.path.join(self.dir, f'{self.key}.log')
+        self.why = None
+
+    def ready(self, boot_timeout):
+        """Whether a snapshot is there, saving one first (a boot) when it is
+        not; when it is not, self.why says why."""
+        if os.path.exists(self.file):
+            os.utime(self.file)
+            return True
+        os.makedirs(self.dir, exist_ok=True)
+        with open(os.path.join(self.dir, f'{self.key}.lock'), 'w') as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)   # another wqport test may be saving it
+            if os.path.exists(self.file):
+                return True
+            print(f'wqport test: booting the kernel once to save a snapshot of it '
+                  f'({self.file}; console log: {self.log})', file=sys.stderr, flush=True)
+            try:
+                self.save(boot_timeout)
+            except InfraError as e:
+                self.why = str(e)
+                return False
+        self.prune()
+        return True
+
+    def save(self, boot_timeout):
+        tmp = tempfile.mkdtemp(prefix='wqport-snap-')
+        try:
+            blank = os.path.join(tmp, 'blank.img')
+            with open(blank, 'wb') as f:
+                f.truncate(CAPACITY)
+            sock = os.path.join(tmp, 'qmp')
+            part = self.file + '.part'
+            state = {'saved': False, 'error': None}
+
+            def on_line(line):
+                if line.strip() != READY or state['saved'] or state['error']:
+                    return None
+                try:
+                    q = QMP(sock)
+                    q.cmd('stop')
+                    q.cmd('migrate-set-parameters', {'max-bandwidth': 1 << 40})
+                    q.cmd('migrate', {'uri': 'exec:cat > ' + shlex.quote(part)})
+                    ret = q.wait('migrate', lambda r: r.get('status') in
+                                 ('completed', 'failed', 'cancelled'), SAVE_TIMEOUT)
+                    if ret['status'] != 'completed':
+                        why = ret.get('error-desc') or ret['status']
+                        raise InfraError(f'qemu: saving the VM: {why}')
+                    state['saved'] = True
+                    q.cmd('quit')
+                except InfraError as e:
+                    state['error'] = str(e)
+                return None
+
+            res = qemu.run(self.image, self.base, self.log, min(boot_timeout, SAVE_BOOT_TIMEOUT),
+                           accel=self.accel,
+                           append=self.append, progress=on_line,
+                           watchdog=lambda: state['error'] is not None,
+                           extra=disk_args(blank) + qmp_args(sock))
+            if state['error']:
+                raise InfraError(state['error'])
+            if not state['saved']:
+                with open(self.log, errors='replace') as f:
+                    last = (f.read().strip().splitlines() or ['nothing'])[-1][:160]
+                raise InfraError('the guest did not get to its snapshot point' +
+                                 (' in time' if res.timed_out else '') + f' (last line: {last})')
+            os.replace(part, self.file)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+            if os.path.exists(self.file + '.part'):
+                os.unlink(self.file + '.part')
+
+    def prune(self):
+        """Keep the KEEP snapshots used last."""
+        files = sorted(glob.glob(os.path.join(self.dir, '*.vm')), key=os.path.getmtime)
+        for old in files[:-KEEP]:
+            for path in (old, old[:-3] + '.log', old[:-3] + '.lock'):
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+
+    def discard(self, why):
+        """Drop a snapshot QEMU could not restore."""
+        self.why = why
+        try:
+            os.unlink(self.file)
+        except OSError:
+            pass
+
+    def restore(self, payload, runs, log, progress, watchdog):
+        """Restore the saved guest with PAYLOAD (the runs' archive) on its
+        disk (at most CAPACITY bytes) and have it do RUNS (run numbers), as
+        qemu.run() does a boot.  Raises InfraError when QEMU cannot restore
+        it."""
+        tmp = tempfile.mkdtemp(prefix='wqport-restore-')
+        try:
+            disk = os.path.join(tmp, 'runs.img')
+            shutil.copyfile(payload, disk)
+            with open(disk, 'r+b') as f:
+                f.truncate(CAPACITY)
+            sock = os.path.join(tmp, 'qmp')
+
+            def started(_proc):
+                q = QMP(sock, timeout=60)
+                try:
+                    ret = q.wait('status', lambda r: r['status'] != 'inmigrate', 120)
+                    if ret['status'] != 'running':
+                        q.cmd('cont')
+                finally:
+                    q.close()
+                return f'wqport-load {",".join(map(str, runs))}\n'
+
+            return qemu.run(self.image, self.base, log, None, accel=self.accel,
+                            append=self.append, progress=progress, watchdog=watchdog,
+                            extra=disk_args(disk) + qmp_args(sock) +
+                            ['-incoming', 'exec:cat ' + shlex.quote(self.file)],
+                            started=started,
+                            header=f'wqport test: restored from the snapshot {self.file} '
+                                   f'(its boot\'s console log: {self.log})')
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
