@@ -53,14 +53,8 @@ static int tqr_first_fn(void *arg)
 	return 0;
 }
 
-/*
- * Promise: flush_scheduled_tasks() waits for every task known to be queued
- * when it is called.  CPU A's schedule_task(T) has put T on keventd's
- * queue and is held (delay point) before it kicks keventd; CPU B's
- * schedule_task(T) returns 0 (T is queued), and B flushes: T must have run
- * when the flush returns.  2.4 queued a marker behind T and waited for it.
- */
-static void flush_scheduled_tasks_waits_for_queued_task(struct kunit *test)
+/* One try of the case below: false when its window was missed. */
+static bool tqr_flush_try(struct kunit *test)
 {
 	struct tqr_flush *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	struct task_struct *first;
@@ -79,7 +73,17 @@ static void flush_scheduled_tasks_waits_for_queued_task(struct kunit *test)
 		schedule_timeout_uninterruptible(1);
 	KUNIT_ASSERT_TRUE(test, test_bit(0, &f->task.sync));
 
-	KUNIT_EXPECT_EQ(test, schedule_task(&f->task), 0);
+	if (schedule_task(&f->task)) {
+		/*
+		 * T had run: this thread was held past A's 500 ms window
+		 * (a loaded host), so B did not find T queued.  Not the case
+		 * under test: let both queueings run out, and try again.
+		 */
+		wait_for_completion(&f->first_returned);
+		tqr_delays("0,0,0");
+		flush_scheduled_tasks();
+		return false;
+	}
 	flush_scheduled_tasks();
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->runs), 1);
 
@@ -88,6 +92,24 @@ static void flush_scheduled_tasks_waits_for_queued_task(struct kunit *test)
 	tqr_delays("0,0,0");
 	flush_scheduled_tasks();
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->runs), 1);
+	return true;
+}
+
+/*
+ * Promise: flush_scheduled_tasks() waits for every task known to be queued
+ * when it is called.  CPU A's schedule_task(T) has put T on keventd's
+ * queue and is held (delay point) before it kicks keventd; CPU B's
+ * schedule_task(T) returns 0 (T is queued), and B flushes: T must have run
+ * when the flush returns.  2.4 queued a marker behind T and waited for it.
+ */
+static void flush_scheduled_tasks_waits_for_queued_task(struct kunit *test)
+{
+	int tries = 0;
+
+	while (tries < 3 && !tqr_flush_try(test))
+		tries++;
+	/* else B never came while T was queued, in 3 tries */
+	KUNIT_EXPECT_LT(test, tries, 3);
 }
 
 static struct kunit_case tqr_cases[] = {
