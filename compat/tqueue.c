@@ -7,7 +7,9 @@
  * carries no state beyond 2.4's: bit 0 of ->sync says "on a queue, or taken
  * off one and not yet called".  queue_task() owns the task from the moment
  * its test_and_set_bit() wins until run_task_queue() clears the bit again;
- * only the owner touches ->list, always under wqcompat_tq_lock.
+ * only the owner touches ->list, always under wqcompat_tq_lock.  The bit is
+ * set and the task listed in one hold of that lock, so a task whose bit is
+ * seen set is on a queue or in a run (2.4 left a window between the two).
  *
  * Life of a task:
  *
@@ -134,7 +136,16 @@ int wqcompat_queue_task(struct tq_struct *task, task_queue *list)
 
 	if (id == WQCOMPAT_TQ_DISK)
 		disk_delay = msecs_to_jiffies(READ_ONCE(wqcompat_tq_disk_delay_ms));
+	wqcompat_test_delay(WQCOMPAT_HOOK_QUEUE_OWNED);
+	/*
+	 * Own @task and list it in one hold of the lock: whoever sees ->sync
+	 * set (a queue_task() that returns 0, then flushes) finds it listed.
+	 * 2.4 set the bit before it took the lock; a preemption there let a
+	 * flush pass a task that was "already queued" (race test).
+	 */
+	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
 	if (test_and_set_bit(0, &task->sync)) {
+		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
 		/* Someone else owns @task: it will run once, not twice. */
 		atomic_long_inc(&wqcompat_tq_stats[id].requeued);
 		trace_wqcompat_tq_queue(task, list, wqcompat_tq_names[id],
@@ -143,7 +154,6 @@ int wqcompat_queue_task(struct tq_struct *task, task_queue *list)
 	}
 	/* We own @task until a run clears ->sync: read what we trace now. */
 	routine = task->routine;
-	raw_spin_lock_irqsave(&wqcompat_tq_lock, flags);
 	was_empty = list_empty(list);
 	list_add_tail(&task->list, list);
 	if (id == WQCOMPAT_TQ_DISK && was_empty)

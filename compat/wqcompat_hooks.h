@@ -27,6 +27,8 @@ enum wqcompat_hook {
 	WQCOMPAT_HOOK_PLAIN_TAKEN,
 	/* a going module's records are marked dying, not yet cancelled */
 	WQCOMPAT_HOOK_GOING_MARKED,
+	/* queue_task() is about to own and list a task */
+	WQCOMPAT_HOOK_QUEUE_OWNED,
 	WQCOMPAT_HOOK_NR
 };
 

@@ -53,15 +53,18 @@ static int tqr_first_fn(void *arg)
 	return 0;
 }
 
-/* One try of the case below: false when its window was missed. */
-static bool tqr_flush_try(struct kunit *test)
+/*
+ * One try of the cases below, with the shim's delay points at DELAYS:
+ * false when its window was missed.
+ */
+static bool tqr_flush_try(struct kunit *test, const char *delays)
 {
 	struct tqr_flush *f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
 	struct task_struct *first;
 	unsigned long until;
 
 	KUNIT_ASSERT_NOT_NULL(test, f);
-	if (tqr_delays("0,500000,0"))
+	if (tqr_delays(delays))
 		kunit_skip(test, "wqcompat.ko without test delay points");
 	INIT_TQUEUE(&f->task, tqr_task_fn, f);
 	init_completion(&f->first_returned);
@@ -80,7 +83,7 @@ static bool tqr_flush_try(struct kunit *test)
 		 * under test: let both queueings run out, and try again.
 		 */
 		wait_for_completion(&f->first_returned);
-		tqr_delays("0,0,0");
+		tqr_delays("0,0,0,0,0,0,0");
 		flush_scheduled_tasks();
 		return false;
 	}
@@ -89,7 +92,7 @@ static bool tqr_flush_try(struct kunit *test)
 
 	wait_for_completion(&f->first_returned);
 	KUNIT_EXPECT_EQ(test, f->first_ret, 1);
-	tqr_delays("0,0,0");
+	tqr_delays("0,0,0,0,0,0,0");
 	flush_scheduled_tasks();
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->runs), 1);
 	return true;
@@ -106,14 +109,33 @@ static void flush_scheduled_tasks_waits_for_queued_task(struct kunit *test)
 {
 	int tries = 0;
 
-	while (tries < 3 && !tqr_flush_try(test))
+	while (tries < 3 && !tqr_flush_try(test, "0,500000,0"))
 		tries++;
 	/* else B never came while T was queued, in 3 tries */
 	KUNIT_EXPECT_LT(test, tries, 3);
 }
 
+/*
+ * Promise: a task that queue_task() owns (its sync bit set: another
+ * queue_task() of it returns 0) is on its queue.  As above, with A's
+ * schedule_task(T) also held where its queue_task() takes T: B's
+ * schedule_task(T) returns 0 only once T is on keventd's queue, where B's
+ * flush finds it.  2.4 set the bit, then took the lock to list the task:
+ * a window that a preemptible kernel makes as long as a preemption, and
+ * B's flush returned before T ran (seen on the debug kernel).
+ */
+static void queue_task_lists_what_it_owns(struct kunit *test)
+{
+	int tries = 0;
+
+	while (tries < 3 && !tqr_flush_try(test, "0,500000,0,0,0,0,500000"))
+		tries++;
+	KUNIT_EXPECT_LT(test, tries, 3);
+}
+
 static struct kunit_case tqr_cases[] = {
 	KUNIT_CASE(flush_scheduled_tasks_waits_for_queued_task),
+	KUNIT_CASE(queue_task_lists_what_it_owns),
 	{}
 };
 
