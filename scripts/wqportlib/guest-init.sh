@@ -158,8 +158,8 @@ if [ "$payload" = disk ]; then
 		leave 16
 	fi
 	say ready
-	read -r word list || leave 16
-	[ "$word" = wqport-load ] || leave 16
+	read -r word list || { say "no disk: no word from the host"; leave 16; }
+	[ "$word" = wqport-load ] || { say "no disk: the host said $word"; leave 16; }
 	runs=$(echo "$list" | tr , ' ')
 	# what the saved guest read of the disk (its partition table) is stale
 	blockdev --flushbufs /dev/vda
@@ -169,7 +169,12 @@ if [ "$payload" = disk ]; then
 	}
 fi
 leaks=
-[ ! -e /sys/kernel/debug/kmemleak ] || leaks=kmemleak
+if [ -e /sys/kernel/debug/kmemleak ]; then
+	leaks=kmemleak
+	# no scan of kmemleak's own in the middle of a run: the check after
+	# the runs scans when it needs to
+	echo scan=off > /sys/kernel/debug/kmemleak
+fi
 say "boot${leaks:+ $leaks}"
 [ -n "$runs" ] || runs=$(ls /runs | sort -n)
 # shellcheck disable=SC2086

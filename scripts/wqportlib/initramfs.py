@@ -20,10 +20,11 @@ def cpio(root, dest):
     """Write the newc archive of the tree ROOT to DEST, owned by root."""
     files = subprocess.run(['find', '.', '-mindepth', '1'], cwd=root, check=True,
                            stdout=subprocess.PIPE).stdout
-    with open(dest + '.tmp', 'wb') as out:
+    tmp = f'{dest}.{os.getpid()}.tmp'     # two processes may build one base
+    with open(tmp, 'wb') as out:
         subprocess.run(['cpio', '--quiet', '-o', '-H', 'newc', '-R', '0:0'], cwd=root,
                        input=files, stdout=out, check=True)
-    os.replace(dest + '.tmp', dest)
+    os.replace(tmp, dest)
 
 
 def base(cache, modules=()):

@@ -21,6 +21,20 @@ FINDINGS = [
     ('rcu stall', re.compile(r'rcu: INFO: .*detected stalls')),
 ]
 
+
+
+def boot_findings(text):
+    """The first crash or finding of a whole log (a boot's), as 'KIND: LINE',
+    or None."""
+    for line in text.splitlines():
+        if CRASH.search(line):
+            return f'a crash: {line.strip()}'
+        for kind, pattern in FINDINGS:
+            if pattern.search(line):
+                return f'{kind}: {line.strip()}'
+    return None
+
+
 # Taint bits that an out-of-tree, unsigned test module sets by design.
 TAINT_OOT = 1 << 12        # O
 TAINT_UNSIGNED = 1 << 13   # E

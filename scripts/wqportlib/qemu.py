@@ -108,11 +108,12 @@ def command(image, initrd, accel='tcg', memory=1024, cpus=2, append=''):
 
 
 def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append='',
-        progress=None, watchdog=None, extra=(), started=None, header=None):
+        progress=None, watchdog=None, extra=(), started=None, header=None, pass_fds=()):
     """Boot IMAGE with INITRD; the serial console goes to LOG (after the
     line HEADER, when given), and each of its lines, as it comes, to
     PROGRESS (a function) when given: a string it returns is typed on the
-    console (the guest's stdin).  EXTRA: more QEMU arguments.  STARTED, a
+    console (the guest's stdin).  EXTRA: more QEMU arguments, PASS_FDS the
+    file descriptors they name.  STARTED, a
     function, is called with the QEMU process once it runs; a string it
     returns is typed on the console, an InfraError it raises stops QEMU
     and is raised.  The guest is killed after TIMEOUT seconds (None: no
@@ -125,7 +126,7 @@ def run(image, initrd, log, timeout, accel='tcg', memory=1024, cpus=2, append=''
             out.write(header.encode() + b'\n')
         try:
             proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE)
+                                    stderr=subprocess.PIPE, pass_fds=pass_fds)
         except OSError as e:
             raise InfraError(f'qemu: {e}')
 

@@ -11,7 +11,9 @@ from .paths import InfraError
 class QMP:
     """A connection to QEMU's -qmp unix:PATH,server=on,wait=off socket."""
 
-    def __init__(self, path, timeout=30):
+    def __init__(self, path, timeout=30, proc=None):
+        """Connect to PATH within TIMEOUT seconds, or as long as PROC (the
+        QEMU process, when given) runs."""
         deadline = time.monotonic() + timeout
         while True:
             try:
@@ -21,6 +23,8 @@ class QMP:
                 break
             except OSError as e:
                 self.sock.close()
+                if proc is not None and proc.poll() is not None:
+                    raise InfraError(f'qemu: exited with status {proc.returncode}')
                 if time.monotonic() > deadline:
                     raise InfraError(f'qemu: no QMP socket at {path}: {e}')
                 time.sleep(0.01)
@@ -40,7 +44,10 @@ class QMP:
                     raise InfraError('qemu: QMP: QEMU closed the connection')
                 self.buf += data
             line, self.buf = self.buf.split(b'\n', 1)
-            msg = json.loads(line)
+            try:
+                msg = json.loads(line)
+            except ValueError:
+                raise InfraError(f'qemu: QMP: not JSON: {line[:80]!r}')
             if 'event' not in msg:
                 return msg
 
@@ -50,7 +57,10 @@ class QMP:
         msg = {'execute': name}
         if args:
             msg['arguments'] = args
-        self.sock.sendall(json.dumps(msg).encode() + b'\n')
+        try:
+            self.sock.sendall(json.dumps(msg).encode() + b'\n')
+        except OSError as e:
+            raise InfraError(f'qemu: QMP {name}: {e}')
         answer = self.reply()
         if 'error' in answer:
             raise InfraError(f'qemu: QMP {name}: {answer["error"].get("desc")}')

@@ -26,7 +26,7 @@ import shutil
 import sys
 import tempfile
 
-from . import qemu
+from . import logscan, qemu
 from .paths import InfraError
 from .qmp import QMP
 
@@ -41,6 +41,9 @@ ENV = 'WQPORT_SNAPSHOTS'
 # Where they are kept, when not in the cache's snapshots/ (the harness's
 # self-test spoils one of its own there).
 DIR_ENV = 'WQPORT_SNAPSHOT_DIR'
+# How long a restored guest may take to get to its runs, and between
+# them (a plain boot's allowance is the run's timeout).
+RESTORE_TIMEOUT = 120
 # How long the boot that saves one may take to get to its snapshot point:
 # a debug kernel's, 50 s on a loaded 2-core host (after it, a plain boot).
 SAVE_BOOT_TIMEOUT = 180
@@ -52,6 +55,20 @@ VIRTIO_CONFIG = ('CONFIG_VIRTIO_PCI', 'CONFIG_VIRTIO_BLK')
 # The guest /init's word for a saved guest that waits for its runs.
 READY = 'wqport: ready'
 DISK_ID = 'wqport-runs'
+# A saved VM is never smaller (stock 6.1's: 80 MB); QEMU waits for ever
+# on an empty migration stream.
+MIN_SIZE = 1 << 20
+
+
+def opt(path):
+    """PATH as a value in a QEMU option list (a comma doubles)."""
+    return path.replace(',', ',,')
+
+
+def scratch(prefix):
+    """A scratch directory, short enough for a unix socket's path."""
+    tmp = tempfile.gettempdir()
+    return tempfile.mkdtemp(prefix=prefix, dir=tmp if len(tmp) < 64 else '/tmp')
 
 
 def enabled():
@@ -60,12 +77,12 @@ def enabled():
 
 def disk_args(path):
     """QEMU's arguments for the runs' disk, PATH."""
-    return ['-drive', f'file={path},format=raw,if=none,id={DISK_ID},readonly=on',
+    return ['-drive', f'file={opt(path)},format=raw,if=none,id={DISK_ID},readonly=on',
             '-device', f'virtio-blk-pci,drive={DISK_ID}']
 
 
 def qmp_args(path):
-    return ['-qmp', f'unix:{path},server=on,wait=off']
+    return ['-qmp', f'unix:{opt(path)},server=on,wait=off']
 
 
 def virtio_modules(kdir, cache):
@@ -102,16 +119,18 @@ def virtio_modules(kdir, cache):
                                 hashlib.sha256(path.encode()).hexdigest()[:12], name + '.ko')
             if not os.path.exists(dest):
                 os.makedirs(os.path.dirname(dest), exist_ok=True)
-                with lzma.open(path) as src, open(dest + '.tmp', 'wb') as out:
+                tmp = f'{dest}.{os.getpid()}.tmp'
+                with lzma.open(path) as src, open(tmp, 'wb') as out:
                     shutil.copyfileobj(src, out)
-                os.replace(dest + '.tmp', dest)
+                os.replace(tmp, dest)
             path = dest
         elif not path.endswith('.ko'):
             return None, f'{path}: a compression wqport does not read'
         mods.append(path)
-    if 'virtio_blk' not in [os.path.basename(m)[:-3] for m in mods] and \
-            config['CONFIG_VIRTIO_BLK'] == 'm':
-        return None, 'virtio_blk.ko not found beside the kernel'
+    names = [os.path.basename(m)[:-3] for m in mods]
+    for c, name in (('CONFIG_VIRTIO_PCI', 'virtio_pci'), ('CONFIG_VIRTIO_BLK', 'virtio_blk')):
+        if config[c] == 'm' and name not in names:
+            return None, f'{name}.ko not found beside the kernel'
     return mods, None
 
 
@@ -138,9 +157,11 @@ class Snapshots:
     def ready(self, boot_timeout):
         """Whether a snapshot is there, saving one first (a boot) when it is
         not; when it is not, self.why says why."""
-        if os.path.exists(self.file):
-            os.utime(self.file)
+        try:
+            os.utime(self.file)     # the newest used: prune() keeps it
             return True
+        except OSError:
+            pass
         os.makedirs(self.dir, exist_ok=True)
         with open(os.path.join(self.dir, f'{self.key}.lock'), 'w') as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)   # another wqport test may be saving it
@@ -150,14 +171,14 @@ class Snapshots:
                   f'({self.file}; console log: {self.log})', file=sys.stderr, flush=True)
             try:
                 self.save(boot_timeout)
-            except InfraError as e:
+            except (InfraError, OSError) as e:
                 self.why = str(e)
                 return False
         self.prune()
         return True
 
     def save(self, boot_timeout):
-        tmp = tempfile.mkdtemp(prefix='wqport-snap-')
+        tmp = scratch('wqport-snap-')
         try:
             blank = os.path.join(tmp, 'blank.img')
             with open(blank, 'wb') as f:
@@ -167,7 +188,8 @@ class Snapshots:
             state = {'saved': False, 'error': None}
 
             def on_line(line):
-                if line.strip() != READY or state['saved'] or state['error']:
+                # a kernel message may share the line
+                if READY not in line or state['saved'] or state['error']:
                     return None
                 try:
                     q = QMP(sock)
@@ -181,7 +203,7 @@ class Snapshots:
                         raise InfraError(f'qemu: saving the VM: {why}')
                     state['saved'] = True
                     q.cmd('quit')
-                except InfraError as e:
+                except (InfraError, OSError) as e:
                     state['error'] = str(e)
                 return None
 
@@ -192,11 +214,17 @@ class Snapshots:
                            extra=disk_args(blank) + qmp_args(sock))
             if state['error']:
                 raise InfraError(state['error'])
+            with open(self.log, errors='replace') as f:
+                text = f.read()
             if not state['saved']:
-                with open(self.log, errors='replace') as f:
-                    last = (f.read().strip().splitlines() or ['nothing'])[-1][:160]
+                last = (text.strip().splitlines() or ['nothing'])[-1][:160]
                 raise InfraError('the guest did not get to its snapshot point' +
                                  (' in time' if res.timed_out else '') + f' (last line: {last})')
+            # A boot that reported something (a lockdep splat turns lockdep
+            # off, a WARN_ONCE is spent) is no state to give every run.
+            found = logscan.boot_findings(text)
+            if found:
+                raise InfraError(f'the boot reported {found}: not saved')
             os.replace(part, self.file)
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -204,10 +232,16 @@ class Snapshots:
                 os.unlink(self.file + '.part')
 
     def prune(self):
-        """Keep the KEEP snapshots used last."""
-        files = sorted(glob.glob(os.path.join(self.dir, '*.vm')), key=os.path.getmtime)
-        for old in files[:-KEEP]:
-            for path in (old, old[:-3] + '.log', old[:-3] + '.lock'):
+        """Keep the KEEP snapshots used last (a restore under way has its
+        file open: unaffected).  Lock files stay: a process may wait on one."""
+        files = []
+        for path in glob.glob(os.path.join(self.dir, '*.vm')):
+            try:
+                files.append((os.path.getmtime(path), path))
+            except OSError:
+                pass
+        for _, old in sorted(files)[:-KEEP]:
+            for path in (old, old[:-3] + '.log'):
                 try:
                     os.unlink(path)
                 except OSError:
@@ -226,16 +260,24 @@ class Snapshots:
         disk (at most CAPACITY bytes) and have it do RUNS (run numbers), as
         qemu.run() does a boot.  Raises InfraError when QEMU cannot restore
         it."""
-        tmp = tempfile.mkdtemp(prefix='wqport-restore-')
+        tmp = scratch('wqport-restore-')
+        vm = None
         try:
-            disk = os.path.join(tmp, 'runs.img')
-            shutil.copyfile(payload, disk)
-            with open(disk, 'r+b') as f:
-                f.truncate(CAPACITY)
+            # open before QEMU starts: a prune() meanwhile cannot take it away
+            try:
+                vm = os.open(self.file, os.O_RDONLY)
+                if os.fstat(vm).st_size < MIN_SIZE:
+                    raise InfraError(f'{self.file}: {os.fstat(vm).st_size} bytes: cut short')
+                disk = os.path.join(tmp, 'runs.img')
+                shutil.copyfile(payload, disk)
+                with open(disk, 'r+b') as f:
+                    f.truncate(CAPACITY)
+            except OSError as e:
+                raise InfraError(str(e))
             sock = os.path.join(tmp, 'qmp')
 
-            def started(_proc):
-                q = QMP(sock, timeout=60)
+            def started(proc):
+                q = QMP(sock, timeout=60, proc=proc)
                 try:
                     ret = q.wait('status', lambda r: r['status'] != 'inmigrate', 120)
                     if ret['status'] != 'running':
@@ -246,10 +288,11 @@ class Snapshots:
 
             return qemu.run(self.image, self.base, log, None, accel=self.accel,
                             append=self.append, progress=progress, watchdog=watchdog,
-                            extra=disk_args(disk) + qmp_args(sock) +
-                            ['-incoming', 'exec:cat ' + shlex.quote(self.file)],
-                            started=started,
+                            extra=disk_args(disk) + qmp_args(sock) + ['-incoming', f'fd:{vm}'],
+                            pass_fds=(vm,), started=started,
                             header=f'wqport test: restored from the snapshot {self.file} '
                                    f'(its boot\'s console log: {self.log})')
         finally:
+            if vm is not None:
+                os.close(vm)
             shutil.rmtree(tmp, ignore_errors=True)

@@ -244,24 +244,35 @@ def run_all(image, base, runs, rundir, accel, append, boot_timeout, log=None, sn
             path = log if boot == 1 else f'{log}.{boot}'
         else:
             path = os.path.join(rundir, 'console.log' if boot == 1 else f'console-{boot}.log')
-        watch = Watch(runs, boot_timeout, len(runs) > 1)
         if snaps:
+            # a restored guest is up in a second: the boot's allowance is
+            # for booting
+            watch = Watch(runs, min(boot_timeout, snapshot.RESTORE_TIMEOUT), len(runs) > 1)
+            why = None
             try:
                 result = snaps.restore(payload, group, path, watch, watch.expired)
             except InfraError as e:
                 result, why = None, str(e)
-            with open(path, errors='replace') as f:
+            with open(path, 'a+', errors='replace') as f:
+                f.seek(0)
                 text = f.read()
-            if result is None or 'wqport: no disk' in text:
-                if result is not None:
-                    why = re.search(r'wqport: no disk.*', text).group(0)
-                if 'wqport: boot' not in text:
-                    snaps.discard(why)
-                    why = f'QEMU could not restore the snapshot (dropped): {why}'
-                plain(f'{why} (console log: {path})')
+            if 'wqport: boot' not in text:
+                # Whatever stopped it (QEMU refused the snapshot, the guest
+                # found no disk, crashed or hung before its runs), the
+                # snapshot is to blame: dropped, and the group booted.
+                m = re.search(r'wqport: no disk.*', text)
+                why = why or (m.group(0) if m else logscan.Scan(text).crash) or \
+                    ('the restored guest did not get to its runs' +
+                     (' in time' if result and result.timed_out else ''))
+                snaps.discard(why)
+                failed = f'{path}.restore-failed'
+                os.replace(path, failed)
+                plain(f'the snapshot did not restore (dropped): {why} (console log: {failed})')
                 groups.insert(0, group)
+                boot -= 1
                 continue
         else:
+            watch = Watch(runs, boot_timeout, len(runs) > 1)
             if not whole:
                 whole.append(initramfs.whole(rundir, base, payload))
             result = qemu.run(image, whole[0], path, None, accel=accel,
