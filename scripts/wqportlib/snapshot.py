@@ -25,6 +25,7 @@ import shlex
 import shutil
 import sys
 import tempfile
+import time
 
 from . import logscan, qemu
 from .paths import InfraError
@@ -41,6 +42,8 @@ ENV = 'WQPORT_SNAPSHOTS'
 # Where they are kept, when not in the cache's snapshots/ (the harness's
 # self-test spoils one of its own there).
 DIR_ENV = 'WQPORT_SNAPSHOT_DIR'
+# Saves of one key that fail in a row before wqport stops trying.
+SAVE_TRIES = 2
 # How long a restored guest may take to get to its runs, and between
 # them (a plain boot's allowance is the run's timeout).
 RESTORE_TIMEOUT = 120
@@ -167,13 +170,30 @@ class Snapshots:
             fcntl.flock(lock, fcntl.LOCK_EX)   # another wqport test may be saving it
             if os.path.exists(self.file):
                 return True
+            # a save that failed SAVE_TRIES times in a row is not tried
+            # again (each try is a boot more for every test)
+            failed = os.path.join(self.dir, f'{self.key}.failed')
+            try:
+                with open(failed) as f:
+                    tries, why = f.read().rstrip('\n').split('\t', 1)
+                tries = int(tries)
+            except (OSError, ValueError):
+                tries, why = 0, ''
+            if tries >= SAVE_TRIES:
+                self.why = (f'saving one failed {tries} times ({why}; console log: '
+                            f'{self.log}); remove {failed} to try again')
+                return False
             print(f'wqport test: booting the kernel once to save a snapshot of it '
                   f'({self.file}; console log: {self.log})', file=sys.stderr, flush=True)
             try:
                 self.save(boot_timeout)
             except (InfraError, OSError) as e:
                 self.why = str(e)
+                with open(failed, 'w') as f:
+                    f.write(f'{tries + 1}\t{self.why}\n')
                 return False
+            if tries:
+                os.unlink(failed)
         self.prune()
         return True
 
@@ -217,9 +237,11 @@ class Snapshots:
             with open(self.log, errors='replace') as f:
                 text = f.read()
             if not state['saved']:
-                last = (text.strip().splitlines() or ['nothing'])[-1][:160]
+                crash = logscan.Scan(text).crash
+                last = crash or (text.strip().splitlines() or ['nothing'])[-1][:160]
                 raise InfraError('the guest did not get to its snapshot point' +
-                                 (' in time' if res.timed_out else '') + f' (last line: {last})')
+                                 (' in time' if res.timed_out else '') +
+                                 (f': {crash}' if crash else f' (last line: {last})'))
             # A boot that reported something (a lockdep splat turns lockdep
             # off, a WARN_ONCE is spent) is no state to give every run.
             found = logscan.boot_findings(text)
@@ -240,8 +262,14 @@ class Snapshots:
                 files.append((os.path.getmtime(path), path))
             except OSError:
                 pass
+        for path in glob.glob(os.path.join(self.dir, '*.failed')):
+            try:
+                if os.path.getmtime(path) < time.time() - 7 * 86400:
+                    os.unlink(path)
+            except OSError:
+                pass
         for _, old in sorted(files)[:-KEEP]:
-            for path in (old, old[:-3] + '.log'):
+            for path in (old, old[:-3] + '.log', old[:-3] + '.failed'):
                 try:
                     os.unlink(path)
                 except OSError:
