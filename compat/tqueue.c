@@ -136,7 +136,8 @@ int wqcompat_queue_task(struct tq_struct *task, task_queue *list)
 
 	if (id == WQCOMPAT_TQ_DISK)
 		disk_delay = msecs_to_jiffies(READ_ONCE(wqcompat_tq_disk_delay_ms));
-	wqcompat_test_delay(WQCOMPAT_HOOK_QUEUE_OWNED);
+	/* (a caller that will find @task owned passes without the delay) */
+	wqcompat_test_delay_if(!test_bit(0, &task->sync), WQCOMPAT_HOOK_QUEUE_OWNED);
 	/*
 	 * Own @task and list it in one hold of the lock: whoever sees ->sync
 	 * set (a queue_task() that returns 0, then flushes) finds it listed.

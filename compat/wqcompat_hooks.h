@@ -27,7 +27,7 @@ enum wqcompat_hook {
 	WQCOMPAT_HOOK_PLAIN_TAKEN,
 	/* a going module's records are marked dying, not yet cancelled */
 	WQCOMPAT_HOOK_GOING_MARKED,
-	/* queue_task() is about to own and list a task */
+	/* queue_task() is about to own and list a task no one owns */
 	WQCOMPAT_HOOK_QUEUE_OWNED,
 	WQCOMPAT_HOOK_NR
 };
@@ -35,8 +35,15 @@ enum wqcompat_hook {
 #ifdef WQCOMPAT_TEST_HOOKS
 void wqcompat_test_delay(enum wqcompat_hook point);
 int wqcompat_test_hits(unsigned int point);
+/* A point only some callers reach: @cond is not evaluated outside tests. */
+#define wqcompat_test_delay_if(cond, point)			\
+	do {							\
+		if (cond)					\
+			wqcompat_test_delay(point);		\
+	} while (0)
 #else
 static inline void wqcompat_test_delay(enum wqcompat_hook point) { }
+#define wqcompat_test_delay_if(cond, point) do { } while (0)
 #endif
 
 #endif /* _WQCOMPAT_HOOKS_H */

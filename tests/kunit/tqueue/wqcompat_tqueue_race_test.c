@@ -14,6 +14,8 @@
 #include <linux/tqueue.h>
 
 #define TQR_DELAYS "/sys/module/wqcompat/parameters/test_delay_us"
+/* every point of compat/wqcompat_hooks.h */
+#define TQR_NO_DELAYS "0,0,0,0,0,0,0"
 
 /* Set the shim's delay points (tq_popped, schedule_task, going_begin). */
 static int tqr_delays(const char *us)
@@ -69,12 +71,23 @@ static bool tqr_flush_try(struct kunit *test, const char *delays)
 	INIT_TQUEUE(&f->task, tqr_task_fn, f);
 	init_completion(&f->first_returned);
 	first = kthread_run(tqr_first_fn, f, "tqr_first");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(first));
+	if (IS_ERR(first)) {
+		tqr_delays(TQR_NO_DELAYS);
+		KUNIT_FAIL(test, "kthread_run: %ld", PTR_ERR(first));
+		return true;
+	}
 	/* Wait until T is queued: its sync bit says so (a state, not time). */
 	until = jiffies + 10 * HZ;
 	while (!test_bit(0, &f->task.sync) && time_before(jiffies, until))
 		schedule_timeout_uninterruptible(1);
-	KUNIT_ASSERT_TRUE(test, test_bit(0, &f->task.sync));
+	if (!test_bit(0, &f->task.sync)) {
+		/* not with A still at work on f, nor with the delays left on */
+		tqr_delays(TQR_NO_DELAYS);
+		wait_for_completion(&f->first_returned);
+		flush_scheduled_tasks();
+		KUNIT_FAIL(test, "T not queued 10 s after A began");
+		return true;
+	}
 
 	if (schedule_task(&f->task)) {
 		/*
@@ -83,7 +96,7 @@ static bool tqr_flush_try(struct kunit *test, const char *delays)
 		 * under test: let both queueings run out, and try again.
 		 */
 		wait_for_completion(&f->first_returned);
-		tqr_delays("0,0,0,0,0,0,0");
+		tqr_delays(TQR_NO_DELAYS);
 		flush_scheduled_tasks();
 		return false;
 	}
@@ -92,7 +105,7 @@ static bool tqr_flush_try(struct kunit *test, const char *delays)
 
 	wait_for_completion(&f->first_returned);
 	KUNIT_EXPECT_EQ(test, f->first_ret, 1);
-	tqr_delays("0,0,0,0,0,0,0");
+	tqr_delays(TQR_NO_DELAYS);
 	flush_scheduled_tasks();
 	KUNIT_EXPECT_EQ(test, atomic_read(&f->runs), 1);
 	return true;
@@ -109,7 +122,7 @@ static void flush_scheduled_tasks_waits_for_queued_task(struct kunit *test)
 {
 	int tries = 0;
 
-	while (tries < 3 && !tqr_flush_try(test, "0,500000,0"))
+	while (tries < 3 && !tqr_flush_try(test, "0,500000,0,0,0,0,0"))
 		tries++;
 	/* else B never came while T was queued, in 3 tries */
 	KUNIT_EXPECT_LT(test, tries, 3);

@@ -563,15 +563,20 @@ static bool tqt_disk_run_here(struct kunit *test, struct tqt_probe *p)
 static void tq_disk_explicit_run(struct kunit *test)
 {
 	struct tqt_probe p;
-	int round, tries;
+	int round, tries, calls = 0;
 
 	tqt_probe_init(&p, 0, NULL, NULL);
 	for (round = 0; round < 2; round++) {
-		for (tries = 0; tries < 5 && !tqt_disk_run_here(test, &p); tries++)
-			;
+		for (tries = 0; tries < 5; tries++) {
+			calls++;
+			if (tqt_disk_run_here(test, &p))
+				break;
+		}
 		/* else the unplug delay ran it in each of 5 tries */
 		KUNIT_EXPECT_LT(test, tries, 5);
 	}
+	/* once per queueing in all: no late second run by the unplug work */
+	KUNIT_EXPECT_EQ(test, atomic_read(&p.runs), calls);
 }
 
 /* ... and, since nothing calls that on 6.1, after the unplug delay. */
