@@ -220,7 +220,7 @@ def run_all(image, base, runs, rundir, accel, append, boot_timeout, log=None, sn
     of a boot cut short (a crash, a timeout) got no check: they run again,
     after the rest."""
     payload = initramfs.payload(rundir, [(r.modules, r.script, r.files) for r in runs])
-    whole = []
+    whole = None    # the plain boots' initramfs, made for the first
 
     def plain(why):
         """Boot each time from now on, for WHY."""
@@ -253,33 +253,31 @@ def run_all(image, base, runs, rundir, accel, append, boot_timeout, log=None, sn
                 result = snaps.restore(payload, group, path, watch, watch.expired)
             except InfraError as e:
                 result, why = None, str(e)
-            with open(path, 'a+', errors='replace') as f:
-                f.seek(0)
-                text = f.read()
-            if 'wqport: boot' not in text:
-                # Whatever stopped it (QEMU refused the snapshot, the guest
-                # found no disk, crashed or hung before its runs), the
-                # snapshot is to blame: dropped, and the group booted.
-                m = re.search(r'wqport: no disk.*', text)
-                why = why or (m.group(0) if m else logscan.Scan(text).crash) or \
-                    ('the restored guest did not get to its runs' +
-                     (' in time' if result and result.timed_out else ''))
-                snaps.discard(why)
-                failed = f'{path}.restore-failed'
-                os.replace(path, failed)
-                plain(f'the snapshot did not restore (dropped): {why} (console log: {failed})')
-                groups.insert(0, group)
-                boot -= 1
-                continue
         else:
             watch = Watch(runs, boot_timeout, len(runs) > 1)
-            if not whole:
-                whole.append(initramfs.whole(rundir, base, payload))
-            result = qemu.run(image, whole[0], path, None, accel=accel,
+            if whole is None:
+                whole = initramfs.whole(rundir, base, payload)
+            result = qemu.run(image, whole, path, None, accel=accel,
                               append=f'{append} wqport.runs={",".join(map(str, group))}'.strip(),
                               progress=watch, watchdog=watch.expired)
-            with open(path, errors='replace') as f:
-                text = f.read()
+        with open(path, 'a+', errors='replace') as f:   # a restore may fail before QEMU
+            f.seek(0)
+            text = f.read()
+        if snaps and 'wqport: boot' not in text:
+            # Whatever stopped it (QEMU refused the snapshot, the guest found
+            # no disk, crashed or hung before its runs), the snapshot is to
+            # blame: dropped, and the group booted.
+            m = re.search(r'wqport: no disk.*', text)
+            why = why or (m.group(0) if m else logscan.Scan(text).crash) or \
+                ('the restored guest did not get to its runs' +
+                 (' in time' if result and result.timed_out else ''))
+            snaps.discard(why)
+            failed = f'{path}.restore-failed'
+            os.replace(path, failed)
+            plain(f'the snapshot did not restore (dropped): {why} (console log: {failed})')
+            groups.insert(0, group)
+            boot -= 1
+            continue
         _, parts, leaks = split(text)
         parts = {n: p for n, p in parts.items() if n in group}
         if not parts:
