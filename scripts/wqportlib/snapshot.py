@@ -147,11 +147,11 @@ class Snapshots:
         # the guest /init's cue: the runs' files come on the disk
         self.append = f'{append} wqport.payload=disk'.strip()
         binary = qemu.binary()
-        with open(base, 'rb') as f:
-            base_sum = hashlib.sha256(f.read()).hexdigest()
+        # the base's name is its contents' hash (initramfs.base())
         key = [os.path.realpath(image), os.path.getsize(image), os.stat(image).st_mtime_ns,
-               base_sum, binary, os.stat(binary).st_mtime_ns, os.path.getsize(binary),
-               accel, qemu.cmdline(self.append), CAPACITY, qemu.command(image, base, accel)]
+               os.path.realpath(base), binary, os.stat(binary).st_mtime_ns,
+               os.path.getsize(binary), accel, qemu.cmdline(self.append), CAPACITY,
+               qemu.command(image, base, accel)]
         self.key = hashlib.sha256(json.dumps(key).encode()).hexdigest()[:16]
         self.file = os.path.join(self.dir, f'{self.key}.vm')
         self.log = os.path.join(self.dir, f'{self.key}.log')
