@@ -146,12 +146,12 @@ class Snapshots:
         self.image, self.base, self.accel = image, base, accel
         # the guest /init's cue: the runs' files come on the disk
         self.append = f'{append} wqport.payload=disk'.strip()
-        binary = qemu.binary()
-        # the base's name is its contents' hash (initramfs.base())
-        key = [os.path.realpath(image), os.path.getsize(image), os.stat(image).st_mtime_ns,
-               os.path.realpath(base), binary, os.stat(binary).st_mtime_ns,
-               os.path.getsize(binary), accel, qemu.cmdline(self.append), CAPACITY,
-               qemu.command(image, base, accel)]
+        # The whole QEMU command line (binary, image, memory, CPUs, accel,
+        # kernel command line; the base's name is its contents' hash,
+        # initramfs.base()), what the image and the binary are, the disk.
+        cmd = qemu.command(image, base, accel, append=self.append)
+        key = [cmd, CAPACITY] + [(os.path.getsize(f), os.stat(f).st_mtime_ns)
+                                 for f in (image, cmd[0])]
         self.key = hashlib.sha256(json.dumps(key).encode()).hexdigest()[:16]
         self.file = os.path.join(self.dir, f'{self.key}.vm')
         self.log = os.path.join(self.dir, f'{self.key}.log')
@@ -238,7 +238,7 @@ class Snapshots:
                 text = f.read()
             if not state['saved']:
                 crash = logscan.Scan(text).crash
-                last = crash or (text.strip().splitlines() or ['nothing'])[-1][:160]
+                last = (text.strip().splitlines() or ['nothing'])[-1][:160]
                 raise InfraError('the guest did not get to its snapshot point' +
                                  (' in time' if res.timed_out else '') +
                                  (f': {crash}' if crash else f' (last line: {last})'))
