@@ -211,6 +211,8 @@ def declaring_header(f, name):
         return None
 
 def wqport_dir():
+    if os.environ.get("WQPORT_COCCI_DIR"):
+        return os.environ["WQPORT_COCCI_DIR"]
     try:
         argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
         for i, a in enumerate(argv[:-1]):

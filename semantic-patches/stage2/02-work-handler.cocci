@@ -60,6 +60,7 @@
 // Copyright: wqport project.  License: GPL-2.0-only.
 // Options: --no-includes --include-headers
 // Keywords: INIT_WORK, DECLARE_WORK, PREPARE_WORK, work_struct, container_of
+// Combine: no (it matches the calls 01 rewrites)
 
 virtual patch
 virtual context
@@ -73,9 +74,9 @@ import re
 
 # All tables are keyed by file name: `make coccicheck` may hand one process
 # many files.
-GLOBALS = {}    # file -> {name: type string} of file-scope variables
-GLOBALLINE = {} # file -> {name: line of its first declaration}
-USES = {}       # file -> {handler: [use]}; use: dict(macro, W, D, pos, fpos)
+H_GLOBALS = {}    # file -> {name: type string} of file-scope variables
+H_GLOBALLINE = {} # file -> {name: line of its first declaration}
+H_USES = {}       # file -> {handler: [use]}; use: dict(macro, W, D, pos, fpos)
 ETYPE = {}      # file -> {(line, col) of a use: type string of its container}
 ETYPE2 = {}     # file -> {(line, col) of a use: (type string, member) when its
                 # container is reached through a member of a structure}
@@ -84,15 +85,15 @@ LOCALT = {}     # file -> {handler: type string of `T *x = data;`}
 READS = {}      # file -> set of handlers whose body reads the parameter
 CALLS = {}      # file -> {handler: [(pos, arg string)]}
 REFS = {}       # file -> {handler: [pos]} every occurrence of the name
-KNOWN = {}      # file -> set of (line, col) occurrences explained above
+H_KNOWN = {}      # file -> set of (line, col) occurrences explained above
 DECIDED = {}    # (file, handler) -> decision dict
-REPORTED = set()
+H_REPORTED = set()
 COLLIDE = set()  # (file, handler) whose body already uses the name work:
                  # its new parameter is _work, as 2.6.20's humans named it
 COLLIDE_ = set() # ... and the name _work too
-PROTOS = {}     # file -> {handler: [line of each prototype]}
+H_PROTOS = {}     # file -> {handler: [line of each prototype]}
 STMT = {}       # file -> set of (line, col) of INIT/PREPARE uses that are statements
-TEXT = {}       # file -> its text, comments blanked (file_text())
+H_TEXT = {}       # file -> its text, comments blanked (h_file_text())
 
 # Set by wqport convert.  A .c's run: the headers of the run it includes
 # (copies as stage 1 left them), where a back-pointer's container may be
@@ -155,8 +156,8 @@ def visible(file, t):
     seen, it may still come from a header outside the run, as it does to
     the registering file: decide() takes it so when the registering file
     does not define it itself and the handler reads its data as a t.)"""
-    return struct_def(file_text(file), t) is not None or \
-        any(struct_def(file_text(h), t) is not None for h in RUN_HEADERS)
+    return struct_def(h_file_text(file), t) is not None or \
+        any(struct_def(h_file_text(h), t) is not None for h in RUN_HEADERS)
 
 def local_item(kind, uses):
     """@kind, with no item for direct calls to pass when one of uses is in
@@ -204,7 +205,7 @@ def member_type(file, t, g):
     that file includes from beside it or the run -I (read only: 2.6.18
     cdev->private, struct ccw_device of <asm/ccwdev.h>); None if unknown."""
     t = ' '.join(t.split())
-    texts = [file_text(file)] + [file_text(h) for h in RUN_HEADERS]
+    texts = [h_file_text(file)] + [h_file_text(h) for h in RUN_HEADERS]
     sd = [x for x in (CTEXT.struct_def(tx, t) for tx in texts) if x is not None]
     if not sd:
         m = re.match(r'^struct (\w+)$', t)
@@ -216,7 +217,7 @@ def member_type(file, t, g):
         except Exception:
             found = None
         if found:
-            sd = [x for x in [CTEXT.struct_def(file_text(found[0]), t)] if x is not None]
+            sd = [x for x in [CTEXT.struct_def(h_file_text(found[0]), t)] if x is not None]
     return CTEXT.pointee(sd[0][2], g) if len(sd) == 1 else None
 
 def stmt_of(file, u):
@@ -229,7 +230,7 @@ def asked_tag(s):
     """Whether a field of struct s is asked for (a header's own run)."""
     return any(a[0] == s for a in ADD)
 
-norm = CTEXT.norm
+h_norm = CTEXT.norm
 CONST = CTEXT.CONST
 
 def key(p):
@@ -241,7 +242,7 @@ def tbl(t, f, default):
 def known(p):
     """The occurrence of a handler's name at p is explained (a use, the
     definition, a prototype, a direct call)."""
-    tbl(KNOWN, p.file, set()).add(key(p))
+    tbl(H_KNOWN, p.file, set()).add(key(p))
 
 def ref(f, p):
     """An occurrence of handler f's name at p, explained or not."""
@@ -258,22 +259,22 @@ strip_void_cast = CTEXT.strip_void_cast
 split_item = CTEXT.split_item
 backptr_item = CTEXT.backptr_item
 
-def file_text(file):
+def h_file_text(file):
     """file's text without comments, read once ('' if unreadable)."""
-    if file not in TEXT:
+    if file not in H_TEXT:
         try:
             with open(file, encoding='utf-8', errors='replace') as fh:
-                TEXT[file] = CTEXT.uncomment(fh.read())
+                H_TEXT[file] = CTEXT.uncomment(fh.read())
         except (IOError, OSError):
-            TEXT[file] = ''
-    return TEXT[file]
+            H_TEXT[file] = ''
+    return H_TEXT[file]
 
 struct_def = CTEXT.struct_def
 
 def same_type(file, a, b):
     """Whether types a and b are one, as file and the headers of the run
     define them (wqport_ctext.same_type)."""
-    return CTEXT.same_type(file_text(file) + ''.join(file_text(h) for h in RUN_HEADERS), a, b)
+    return CTEXT.same_type(h_file_text(file) + ''.join(h_file_text(h) for h in RUN_HEADERS), a, b)
 
 def classify(f, u):
     """Kind of one use: ('container', E, fld, sep) / ('global', g) / ('null',)
@@ -284,7 +285,7 @@ def classify(f, u):
         return ('null',)
     if CONST.match(D):
         return ('const', u['D'])
-    if norm(D) == norm(W) and 'DELAYED' not in u['macro'] and (file, f) not in COLLIDE:
+    if h_norm(D) == h_norm(W) and 'DELAYED' not in u['macro'] and (file, f) not in COLLIDE:
         # the data is the item itself (a handler that queues its own item
         # again): the work parameter is that pointer
         return ('const', 'work')
@@ -300,7 +301,7 @@ def classify(f, u):
                 'element a struct that holds the item and its data, and '
                 'container_of() that' % u['W'], 'W106')
     m = re.match(r'^&(\w+)$', D)
-    if m and m.group(1) in GLOBALS.get(file, {}) and not u.get('foreign'):
+    if m and m.group(1) in H_GLOBALS.get(file, {}) and not u.get('foreign'):
         return ('global', m.group(1))
     where = 'the item' if not u['W'] else u['W']
     return ('other', 'data %s of %s is not the structure containing %s: add '
@@ -308,12 +309,12 @@ def classify(f, u):
             'initialised, and read it in %s() through container_of()'
             % (u['D'], u['macro'], where, f), 'W107')
 
-REPORT = False
-ORG = False
-CURFILE = [None]
+H_REPORT = False
+H_ORG = False
+H_CURFILE = [None]
 
 def kind_of(f):
-    k = decide(CURFILE[0], f) if CURFILE[0] else None
+    k = decide(H_CURFILE[0], f) if H_CURFILE[0] else None
     return k['kind'] if k else None
 
 def is_container(f):
@@ -332,7 +333,7 @@ def is_backptr(f):
     return kind_of(f) == 'backptr'
 
 def is_backptr_wrap(f):
-    return is_backptr(f) and bool(decide(CURFILE[0], f).get('wrap'))
+    return is_backptr(f) and bool(decide(H_CURFILE[0], f).get('wrap'))
 
 def is_backptr_in_place(f):
     return is_backptr(f) and not is_backptr_wrap(f)
@@ -340,7 +341,7 @@ def is_backptr_in_place(f):
 def is_unread(f):
     # a container handler that never reads its data: only the signature
     # changes (no container_of() local that nothing would use)
-    return is_container(f) and f not in READS.get(CURFILE[0], set())
+    return is_container(f) and f not in READS.get(H_CURFILE[0], set())
 
 def is_read_container(f):
     return is_container(f) and not is_unread(f)
@@ -355,25 +356,25 @@ def is_renamed(f):
     """f becomes a work function whose body already says `work`: its new
     parameter is `_work` (cm.c's cm_work_handler() in 2.6.20:
     `struct cm_work *work = container_of(_work, struct cm_work, work.work);`)."""
-    k = decide(CURFILE[0], f) if CURFILE[0] else None
-    return k is not None and not k.get('wrap') and (CURFILE[0], f) in COLLIDE
+    k = decide(H_CURFILE[0], f) if H_CURFILE[0] else None
+    return k is not None and not k.get('wrap') and (H_CURFILE[0], f) in COLLIDE
 
 def is_handler_name(f):
-    # USES is per file, and CURFILE is not set yet when hdef runs: a name
+    # H_USES is per file, and H_CURFILE is not set yet when hdef runs: a name
     # that is a handler in some file seen so far is enough to look further
-    return any(f in u for u in USES.values()) or f in FOREIGN_USES or f in FOREIGN_BLOCKED
+    return any(f in u for u in H_USES.values()) or f in FOREIGN_USES or f in FOREIGN_BLOCKED
 
-def say(p, wid, msg):
+def h_say(p, wid, msg):
     """Report msg at p once, under its stable ID wid (docs/reasons/)."""
     msg = 'wqport[%s]: %s' % (wid, msg)
     k = (p.file, p.line, p.column, msg)
-    if k in REPORTED:
+    if k in H_REPORTED:
         return
-    REPORTED.add(k)
-    if REPORT:
+    H_REPORTED.add(k)
+    if H_REPORT:
         import coccilib.report
         coccilib.report.print_report(p, msg)
-    elif ORG:
+    elif H_ORG:
         import coccilib.org
         coccilib.org.print_todo(p, msg)
 
@@ -385,10 +386,10 @@ def decide(file, f):
         DECIDED[(file, f)] = None
         return None
     d = None
-    uses = USES.get(file, {}).get(f, [])
+    uses = H_USES.get(file, {}).get(f, [])
     df = DEFS.get(file, {}).get(f)
     if df is not None and f in FOREIGN_BLOCKED:
-        say(df['pos'], 'W105', '%s() is also registered in another file of the run, '
+        h_say(df['pos'], 'W105', '%s() is also registered in another file of the run, '
             'which registers handlers of this file too: stage 2 decides a handler after '
             'the files that register it, and cannot here; convert it by hand' % f)
         DECIDED[(file, f)] = None
@@ -397,7 +398,7 @@ def decide(file, f):
         uses = uses + foreign_uses(f, df)
         others = FOREIGN_USES[f].get('others', [])
         if others:
-            say(df['pos'], 'W116', '%s() is also used in %s, not as a work handler: its '
+            h_say(df['pos'], 'W116', '%s() is also used in %s, not as a work handler: its '
                 'type would change to void (*)(struct work_struct *); convert it and '
                 'that use by hand' % (f, ', '.join(others)))
             DECIDED[(file, f)] = None
@@ -409,14 +410,14 @@ def decide(file, f):
         k = FOREIGN_DECIDED[f]
         if not k['kind']:
             for u in uses:
-                say(u['pos'], 'W105', '%s() is defined in %s, where stage 2 could not '
+                h_say(u['pos'], 'W105', '%s() is defined in %s, where stage 2 could not '
                     'convert it for every registration: see the item there, and convert '
                     'it by hand' % (f, k['file'] or 'another file'))
         DECIDED[(file, f)] = k['kind']
         return k['kind']
     if df is None and f in FOREIGN_CYCLE:
         for u in uses:
-            say(u['pos'], 'W105', '%s() is defined in another file of the run, which '
+            h_say(u['pos'], 'W105', '%s() is defined in another file of the run, which '
                 'registers handlers of this file too: stage 2 decides a handler after the '
                 'files that register it, and cannot here; convert it by hand' % f)
         DECIDED[(file, f)] = None
@@ -427,7 +428,7 @@ def decide(file, f):
         return None
     if df is None:
         for u in uses:
-            say(u['pos'], 'W105', '%s() is not defined in this file: convert it to '
+            h_say(u['pos'], 'W105', '%s() is not defined in this file: convert it to '
                 'void %s(struct work_struct *work) by hand' % (f, f))
         DECIDED[(file, f)] = None
         return None
@@ -465,7 +466,7 @@ def decide(file, f):
             return kind
         why = kind
     for u, k in bad:
-        say(u['pos'], k[2], k[1] + (' (not done here: %s)' % why
+        h_say(u['pos'], k[2], k[1] + (' (not done here: %s)' % why
                                      if why and k[2] == 'W107' else ''))
     if bad:
         DECIDED[(file, f)] = None
@@ -474,7 +475,7 @@ def decide(file, f):
     globs = [(u, k) for u, k in kinds if k[0] == 'global']
     consts = [(u, k) for u, k in kinds if k[0] == 'const']
     nulls = [(u, k) for u, k in kinds if k[0] == 'null']
-    values = set('NULL' if k[0] == 'null' else norm(k[1]) for u, k in nulls + consts)
+    values = set('NULL' if k[0] == 'null' else h_norm(k[1]) for u, k in nulls + consts)
     kind = None
     if (nulls or consts) and not conts and not globs and reads and len(values) == 1:
         # the same constant for every item, and the handler reads it: it
@@ -491,7 +492,7 @@ def decide(file, f):
             kind['item'] = None
     elif consts:
         for u, k in kinds:
-            say(u['pos'], 'W108', '%s() gets different data (%s): give each item its own '
+            h_say(u['pos'], 'W108', '%s() gets different data (%s): give each item its own '
                 'handler, or keep the data beside each item and read it through '
                 'container_of()' % (f, ', '.join(sorted(set(x[0]['D'] for x in kinds)))))
     elif conts and not globs and not (nulls and reads):
@@ -503,36 +504,36 @@ def decide(file, f):
         pt = df['ptype']
         if not types and lt and lt != 'void':
             types.add(lt)
-        if not types and pt.endswith('*') and norm(pt) != 'void*':
+        if not types and pt.endswith('*') and h_norm(pt) != 'void*':
             types.add(pt[:-1].strip())
         if len(flds) > 1 or len(dels) > 1:
             for u, k in conts:
-                say(u['pos'], 'W109', '%s() serves different work items (%s): '
+                h_say(u['pos'], 'W109', '%s() serves different work items (%s): '
                     'container_of() cannot tell them apart; give each item '
                     'its own handler' % (f, ', '.join(sorted(
                         set(x['W'] for x, y in conts)))))
             kind = None
         elif len(types) != 1:
             for u, k in conts:
-                say(u['pos'], 'W110', 'cannot tell the type of %s that contains %s: '
+                h_say(u['pos'], 'W110', 'cannot tell the type of %s that contains %s: '
                     'convert %s() by hand with container_of()'
                     % (k[1], u['W'], f))
             kind = None
         else:
             t = types.pop()
             ok = True
-            if norm(pt) != 'void*' and not (norm(pt).endswith('*') and
+            if h_norm(pt) != 'void*' and not (h_norm(pt).endswith('*') and
                                             same_type(file, pt.strip()[:-1], t)):
                 ok = False
             if lt and lt != 'void' and not same_type(file, lt, t):
                 ok = False
             if not ok:
                 for u, k in conts:
-                    say(u['pos'], 'W111', '%s() takes %s but the item lives in %s: '
+                    h_say(u['pos'], 'W111', '%s() takes %s but the item lives in %s: '
                         'convert it by hand' % (f, pt, t))
             elif any(u.get('foreign') for u, k in conts) and not visible(file, t) and \
                     (any(u.get('tdef') for u, k in conts) or not (lt and lt != 'void')):
-                say(df['pos'], 'W110', '%s() is registered in another file with an item '
+                h_say(df['pos'], 'W110', '%s() is registered in another file with an item '
                     'of %s, which is not defined here nor in a header of the run that this '
                     'file includes: container_of() needs it; convert %s() by hand'
                     % (f, t, f))
@@ -541,23 +542,23 @@ def decide(file, f):
                             delayed=dels.pop(), sep=conts[0][1][3])
     elif globs and not conts and not (nulls and reads):
         gs = set(k[1] for u, k in globs)
-        gline = GLOBALLINE.get(file, {})
+        gline = H_GLOBALLINE.get(file, {})
         late = [g for g in gs if gline.get(g, 0) > int(df['pos'].line)]
         if late:
             for u, k in globs:
-                say(u['pos'], 'W112', '%s() would use %s directly, but %s is declared '
+                h_say(u['pos'], 'W112', '%s() would use %s directly, but %s is declared '
                     'after %s(): move its declaration above %s() and run '
                     'again' % (f, late[0], late[0], f, f))
         elif len(gs) == 1:
             g = gs.pop()
-            kind = dict(kind='global', g=g, GT=GLOBALS[file][g],
+            kind = dict(kind='global', g=g, GT=H_GLOBALS[file][g],
                         item=globs[0][0]['W'],
                         delayed='DELAYED' in globs[0][0]['macro'])
             if len(set(u['W'] for u, k in globs)) != 1:
                 kind['item'] = None
         else:
             for u, k in globs:
-                say(u['pos'], 'W113', '%s() gets different globals (%s): give each '
+                h_say(u['pos'], 'W113', '%s() gets different globals (%s): give each '
                     'item its own handler' % (f, ', '.join(sorted(gs))))
     elif nulls and not conts and not globs and not reads:
         kind = dict(kind='null', item=nulls[0][0]['W'],
@@ -566,7 +567,7 @@ def decide(file, f):
             kind['item'] = None
     else:
         for u, k in kinds:
-            say(u['pos'], 'W114', '%s() gets different kinds of data (container, '
+            h_say(u['pos'], 'W114', '%s() gets different kinds of data (container, '
                 'global, NULL) or reads a NULL one: convert it by hand' % f)
     kind = checked(file, f, df, local_item(kind, uses)) if kind is not None else None
     DECIDED[(file, f)] = kind
@@ -577,7 +578,7 @@ def backptr(file, f, df, kinds):
     container (kinds: its uses, all 'other'): dict(kind='backptr', ...) when
     the data can move into a new field beside the item, else a string: why
     not."""
-    if not norm(df['ptype']).endswith('*'):
+    if not h_norm(df['ptype']).endswith('*'):
         return 'its parameter is not a pointer'
     items = set()
     for u, k in kinds:
@@ -593,14 +594,14 @@ def backptr(file, f, df, kinds):
     if len(items) != 1:
         return '%s() serves several items' % f
     t, fld, delayed = items.pop()
-    text = file_text(file)
+    text = h_file_text(file)
     sd = struct_def(text, t)
     nf = fld + '_data'
     hdr = None
     if sd is None:
         # a header of the run that this file includes: its own run adds
         # the field (wqport convert hands it over)
-        found = [(h, struct_def(file_text(h), t)) for h in RUN_HEADERS]
+        found = [(h, struct_def(h_file_text(h), t)) for h in RUN_HEADERS]
         found = [(h, x) for h, x in found if x is not None]
         if len(found) != 1:
             return '%s is not defined in this file%s' % (
@@ -617,7 +618,7 @@ def backptr(file, f, df, kinds):
                     'declared struct work_struct, it would get the field'
                     % (t, fld, named.group(1)))
         return '%s declares %s only nested or beside another member' % (t, fld)
-    if re.search(r'\b%s\b' % re.escape(nf), text + (file_text(hdr) if hdr else '')):
+    if re.search(r'\b%s\b' % re.escape(nf), text + (h_file_text(hdr) if hdr else '')):
         return 'the name %s is taken' % nf
     return dict(kind='backptr', S=tag, TT=tname, T=t, fld=fld, nf=nf, delayed=delayed,
                 hdr=hdr, line=int(kinds[0][0]['pos'].line))
@@ -636,7 +637,7 @@ def wrap_name(file, f, df, uses):
     as it is.  None when the name is taken or an item is set up before f
     is defined (the new function goes right after f)."""
     name = f + '_work'
-    if re.search(r'\b%s\b' % re.escape(name), file_text(file)):
+    if re.search(r'\b%s\b' % re.escape(name), h_file_text(file)):
         return None
     first = min(int(u['pos'].line) for u in uses)
     if first < int(df['pos'].line) and not wrap_proto(file, f, first):
@@ -647,7 +648,7 @@ def wrap_proto(file, f, first):
     """Whether f has a prototype before line first (its first use as a
     handler, before its definition: 2.6.18's tlan.c), beside which the new
     work function gets one too."""
-    return any(l < first for l in PROTOS.get(file, {}).get(f, []))
+    return any(l < first for l in H_PROTOS.get(file, {}).get(f, []))
 
 def backptr_value(k):
     """What a back-pointer handler's data is, read from the work item."""
@@ -664,7 +665,7 @@ def problems(file, f, df, kind):
                  'its new parameter struct work_struct *work (or *_work) would shadow: '
                  'rename one of them first' % f)]
     # every other occurrence of the name must be explained
-    known = KNOWN.get(file, set())
+    known = H_KNOWN.get(file, set())
     found = [(p, 'W116', '%s() is also used here, not as a work handler: its '
               'type changes to void (*)(struct work_struct *); '
               'convert this use by hand' % f)
@@ -679,7 +680,7 @@ def checked(file, f, df, kind):
     """@kind, or None once its problems() are reported."""
     found = problems(file, f, df, kind)
     for p, wid, msg in found:
-        say(p, wid, msg)
+        h_say(p, wid, msg)
     return None if found else kind
 
 def item_addr(kind, item):
@@ -690,7 +691,7 @@ def item_addr(kind, item):
 
 def call_arg(kind, a):
     """New argument for a direct call f(a), or None."""
-    a = norm(a)
+    a = h_norm(a)
     if kind['kind'] == 'noarg':
         return 'NULL' if a == '' else None
     if kind['kind'] == 'container':
@@ -714,22 +715,22 @@ def call_arg(kind, a):
     if kind['kind'] == 'null' and kind['item'] and a in ('NULL', '0'):
         return item_addr(kind, kind['item'])
     if kind['kind'] == 'const' and kind['item'] and (
-            a == norm(kind['value']) or (a in ('NULL', '0') and kind['value'] == 'NULL')):
+            a == h_norm(kind['value']) or (a in ('NULL', '0') and kind['value'] == 'NULL')):
         return item_addr(kind, kind['item'])
     return None
 
 // a new file: forget the previous one (one process may see many files)
 @script:python@
 @@
-CURFILE[0] = None
+H_CURFILE[0] = None
 
 @script:python depends on report@
 @@
-REPORT = True
+H_REPORT = True
 
 @script:python depends on org@
 @@
-ORG = True
+H_ORG = True
 
 @script:python depends on patch@
 @@
@@ -754,8 +755,8 @@ T << gv.T;
 p << gv.p;
 @@
 if p[0].current_element == g and '(' not in T:
-    tbl(GLOBALS, p[0].file, {})[g] = T
-    tbl(GLOBALLINE, p[0].file, {}).setdefault(g, int(p[0].line))
+    tbl(H_GLOBALS, p[0].file, {})[g] = T
+    tbl(H_GLOBALLINE, p[0].file, {}).setdefault(g, int(p[0].line))
 
 @ini@
 identifier i =~ "^(INIT|PREPARE)(_DELAYED)?_WORK$";
@@ -782,10 +783,10 @@ f << ini.f;
 p << ini.p;
 pf << ini.pf;
 @@
-CURFILE[0] = p[0].file
+H_CURFILE[0] = p[0].file
 if f != 'NULL':     # no handler yet: see the rule on NULL below
-    tbl(USES, p[0].file, {}).setdefault(f, []).append(
-        dict(macro=i, W=norm(W), D=norm(D), pos=p[0]))
+    tbl(H_USES, p[0].file, {}).setdefault(f, []).append(
+        dict(macro=i, W=h_norm(W), D=h_norm(D), pos=p[0]))
     known(pf[0])
 
 // the uses that are statements of their own: a back-pointer's store can
@@ -824,9 +825,9 @@ D << dec.D;
 f << dec.f;
 pf << dec.pf;
 @@
-CURFILE[0] = pf[0].file
-tbl(USES, pf[0].file, {}).setdefault(f, []).append(
-    dict(macro='DECLARE_WORK', W='&' + n, D=norm(D), pos=pf[0]))
+H_CURFILE[0] = pf[0].file
+tbl(H_USES, pf[0].file, {}).setdefault(f, []).append(
+    dict(macro='DECLARE_WORK', W='&' + n, D=h_norm(D), pos=pf[0]))
 known(pf[0])
 
 @ddec@
@@ -852,9 +853,9 @@ D << ddec.D;
 f << ddec.f;
 pf << ddec.pf;
 @@
-CURFILE[0] = pf[0].file
-tbl(USES, pf[0].file, {}).setdefault(f, []).append(
-    dict(macro='DECLARE_DELAYED_WORK', W='&' + n, D=norm(D), pos=pf[0]))
+H_CURFILE[0] = pf[0].file
+tbl(H_USES, pf[0].file, {}).setdefault(f, []).append(
+    dict(macro='DECLARE_DELAYED_WORK', W='&' + n, D=h_norm(D), pos=pf[0]))
 known(pf[0])
 
 // the type of the container, where the C source tells it
@@ -919,8 +920,8 @@ data << hdef.data;
 PT << hdef.PT;
 p << hdef.p;
 @@
-CURFILE[0] = p[0].file
-if f in USES.get(p[0].file, {}) or f in FOREIGN_USES or f in FOREIGN_BLOCKED:
+H_CURFILE[0] = p[0].file
+if f in H_USES.get(p[0].file, {}) or f in FOREIGN_USES or f in FOREIGN_BLOCKED:
     tbl(DEFS, p[0].file, {})[f] = dict(ptype=PT, param=data, pos=p[0])
     known(p[0])
 
@@ -974,7 +975,7 @@ f << hdef.f;
 q << hwork.q;
 @@
 if q[0].current_element == f:
-    COLLIDE.add((CURFILE[0], f))
+    COLLIDE.add((H_CURFILE[0], f))
 
 @hwork_@
 position q;
@@ -986,7 +987,7 @@ f << hdef.f;
 q << hwork_.q;
 @@
 if q[0].current_element == f:
-    COLLIDE_.add((CURFILE[0], f))
+    COLLIDE_.add((H_CURFILE[0], f))
 
 @hproto@
 identifier hdef.f;
@@ -1000,7 +1001,7 @@ f << hdef.f;
 p << hproto.p;
 @@
 known(p[0])
-tbl(PROTOS, p[0].file, {}).setdefault(f, []).append(int(p[0].line))
+tbl(H_PROTOS, p[0].file, {}).setdefault(f, []).append(int(p[0].line))
 
 @hcall@
 identifier hdef.f;
@@ -1074,8 +1075,8 @@ void f@p() { ... }
 f << hdef0.f;
 p << hdef0.p;
 @@
-CURFILE[0] = p[0].file
-if (f in USES.get(p[0].file, {}) or f in FOREIGN_USES) and f not in DEFS.get(p[0].file, {}):
+H_CURFILE[0] = p[0].file
+if (f in H_USES.get(p[0].file, {}) or f in FOREIGN_USES) and f not in DEFS.get(p[0].file, {}):
     tbl(DEFS, p[0].file, {})[f] = dict(ptype='', param=None, pos=p[0],
                                        noarg=True)
     known(p[0])
@@ -1137,7 +1138,7 @@ T;
 fld;
 WE;
 @@
-k = decide(CURFILE[0], f)
+k = decide(H_CURFILE[0], f)
 coccinelle.T = cocci.make_type(k['T'])
 coccinelle.fld = cocci.make_ident(k['fld'])
 coccinelle.WE = cocci.make_expr('to_delayed_work(work)' if k['delayed']
@@ -1154,7 +1155,7 @@ void f(PT data) { ... }
 f << hk.f;
 V;
 @@
-coccinelle.V = cocci.make_expr(decide(CURFILE[0], f)['value'])
+coccinelle.V = cocci.make_expr(decide(H_CURFILE[0], f)['value'])
 
 @hb@
 identifier f : script:python() { is_backptr(f) };
@@ -1168,7 +1169,7 @@ f << hb.f;
 fld;
 NF;
 @@
-k = decide(CURFILE[0], f)
+k = decide(H_CURFILE[0], f)
 coccinelle.fld = cocci.make_ident(k['fld'])
 coccinelle.NF = cocci.make_ident(k['nf'])
 
@@ -1184,7 +1185,7 @@ f << hg.f;
 g;
 GT;
 @@
-k = decide(CURFILE[0], f)
+k = decide(H_CURFILE[0], f)
 coccinelle.g = cocci.make_ident(k['g'])
 coccinelle.GT = cocci.make_type(k['GT'])
 
@@ -1298,7 +1299,7 @@ S;
 @@
 # (not include_match(False): that would drop hb's environment for b0/b1;
 # a name no struct has matches nothing)
-k = decide(CURFILE[0], f)
+k = decide(H_CURFILE[0], f)
 coccinelle.S = cocci.make_ident(k['S'] or '__wqport_untagged')
 
 @depends on patch@
@@ -1316,7 +1317,7 @@ type WT;
 f << hb.f;
 TT;
 @@
-k = decide(CURFILE[0], f)
+k = decide(H_CURFILE[0], f)
 coccinelle.TT = cocci.make_type(k['TT'] or '__wqport_tagged')
 
 @depends on patch@
@@ -1342,7 +1343,7 @@ void f(PT data) { ... }
 f << hbi.f;
 V;
 @@
-coccinelle.V = cocci.make_expr(backptr_value(decide(CURFILE[0], f)))
+coccinelle.V = cocci.make_expr(backptr_value(decide(H_CURFILE[0], f)))
 
 @b0 depends on patch@
 identifier hbi.f, hbi.data, x;
@@ -1394,7 +1395,7 @@ f << hbw.f;
 fw;
 V;
 @@
-k = decide(CURFILE[0], f)
+k = decide(H_CURFILE[0], f)
 coccinelle.fw = cocci.make_ident(k['wrap'])
 coccinelle.V = cocci.make_expr(backptr_value(k))
 
@@ -1417,7 +1418,7 @@ expression okbw.V;
 f << hbw.f;
 fw;
 @@
-k = decide(CURFILE[0], f)
+k = decide(H_CURFILE[0], f)
 if k.get('proto'):
     coccinelle.fw = cocci.make_ident(k['wrap'])
 else:
@@ -1452,8 +1453,8 @@ W << bu.W;
 A;
 G;
 @@
-k = decide(CURFILE[0], F)
-e, sep, fld = backptr_item(norm(W))
+k = decide(H_CURFILE[0], F)
+e, sep, fld = backptr_item(h_norm(W))
 coccinelle.A = cocci.make_expr('%s%s%s' % (e, sep, k['nf']))
 coccinelle.G = cocci.make_ident(k.get('wrap') or F)
 
@@ -1652,7 +1653,7 @@ A << dcall.A;
 p << dcall.p;
 NA;
 @@
-k = decide(CURFILE[0], f)
+k = decide(H_CURFILE[0], f)
 na = call_arg(k, A) if k else None
 if na is None:
     cocci.include_match(False)
@@ -1751,16 +1752,16 @@ if USES_OUT and PATCH and not FOREIGN_ONLY:
         json.dump(dict((f, [dict(macro=u['macro'], W=u['W'], D=u['D'],
                                  etype=etype_of(file, u), stmt=stmt_of(file, u),
                                  tdef=bool(etype_of(file, u)) and
-                                 struct_def(file_text(file), etype_of(file, u)) is not None)
+                                 struct_def(h_file_text(file), etype_of(file, u)) is not None)
                             for u in us])
-                       for file, fs in USES.items() for f, us in fs.items()
+                       for file, fs in H_USES.items() for f, us in fs.items()
                        if f in FOREIGN), fh)
 if DECIDED_OUT and PATCH and not FOREIGN_ONLY:
     import json
     with open(DECIDED_OUT, 'w') as fh:
         json.dump(dict((f, DECIDED.get((file, f)))
                        for file, fs in DEFS.items() for f in fs if f in FOREIGN_USES), fh)
-for file, fs in USES.items():
+for file, fs in H_USES.items():
     try:
         with open(file, encoding='utf-8', errors='replace') as fh:
             text = fh.read()
@@ -1785,10 +1786,10 @@ for file, fs in USES.items():
                 m = CTEXT.macro_at(text, int(u['pos'].line))
                 if m and f in m[1]:
                     # a compat macro of the driver: its users give the handlers
-                    say(u['pos'], 'W105', '%s is a parameter of the macro %s, around a '
+                    h_say(u['pos'], 'W105', '%s is a parameter of the macro %s, around a '
                         '3-argument %s(): the handlers its users give stay void f(void *); '
                         'make the macro take two arguments and convert each such handler to '
                         'void f(struct work_struct *work) by hand' % (f, m[0], u['macro']))
                     continue
-                say(u['pos'], 'W105', '%s() is not defined in this file%s: convert it to '
+                h_say(u['pos'], 'W105', '%s() is not defined in this file%s: convert it to '
                     'void %s(struct work_struct *work) by hand' % (f, where, f))

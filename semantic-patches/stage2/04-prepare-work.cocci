@@ -29,6 +29,7 @@
 // Copyright: wqport project.  License: GPL-2.0-only.
 // Options: --no-includes --include-headers
 // Keywords: PREPARE_WORK, PREPARE_DELAYED_WORK, INIT_WORK
+// Combine: no (it matches the PREPARE_WORK that 02 rewrites)
 // Requires: PREPARE_WORK PREPARE_DELAYED_WORK
 
 virtual patch
@@ -56,11 +57,11 @@ PREPS = {}      # file -> {item key: number of its PREPARE_*WORK}
 def is_safe(p):
     return (p[0].file, p[0].line, p[0].column) in SAFE
 
-def norm(s):
+def pw_norm(s):
     return re.sub(r'\s+', '', s)
 
-def item_key(x):
-    x = norm(x)
+def pw_item_key(x):
+    x = pw_norm(x)
     m = re.match(r'^&(.+)(->|\.)(\w+)(\[[^\]]*\])?$', x)
     if m:
         return ('field', m.group(3))
@@ -80,7 +81,7 @@ i@p(W, ...)
 W << inw.W;
 p << inw.p;
 @@
-INITS.setdefault(p[0].file, set()).add(item_key(W))
+INITS.setdefault(p[0].file, set()).add(pw_item_key(W))
 
 @de@
 declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
@@ -161,7 +162,7 @@ W << pw.W;
 p << pw.p;
 @@
 c = PREPS.setdefault(p[0].file, {})
-c[item_key(W)] = c.get(item_key(W), 0) + 1
+c[pw_item_key(W)] = c.get(pw_item_key(W), 0) + 1
 
 // ---- idle after a flush: every queueing of the item in the file is
 // queue_work(Q, item) with one Q, all in the function of the PREPARE_WORK,
@@ -250,7 +251,7 @@ PREPARE_DELAYED_WORK@p(X, ...)
 X << qa.X;
 p << qa.p;
 @@
-QUEUES.setdefault(p[0].file, {}).setdefault(item_key(X), []).append(
+QUEUES.setdefault(p[0].file, {}).setdefault(pw_item_key(X), []).append(
     (p[0].line, p[0].column, p[0].current_element))
 
 // PREPARE_WORK as the item's initialisation (see the head)
@@ -258,7 +259,7 @@ QUEUES.setdefault(p[0].file, {}).setdefault(item_key(X), []).append(
 W << pw.W;
 p << pw.p;
 @@
-fl, k, fn = p[0].file, item_key(W), p[0].current_element
+fl, k, fn = p[0].file, pw_item_key(W), p[0].current_element
 if k not in INITS.get(fl, set()) and PREPS.get(fl, {}).get(k) == 1 and \
         fn not in HANDLERS and \
         not any(f == fn and (l, c) != (p[0].line, p[0].column)
@@ -276,7 +277,7 @@ X << qw.X;
 Q << qw.Q;
 p << qw.p;
 @@
-PLAIN.setdefault(p[0].file, {})[(p[0].line, p[0].column)] = norm(Q)
+PLAIN.setdefault(p[0].file, {})[(p[0].line, p[0].column)] = pw_norm(Q)
 
 @pwq@
 identifier i =~ "^PREPARE_WORK$";
@@ -297,11 +298,11 @@ Q << qf.Q;
 p << pwq.p;
 @@
 fl = p[0].file
-qs = QUEUES.get(fl, {}).get(item_key(W), [])
-plain = PLAIN.get(fl, {})
+qs = QUEUES.get(fl, {}).get(pw_item_key(W), [])
+pw_plain = PLAIN.get(fl, {})
 ok = bool(qs) and p[0].current_element not in HANDLERS
 for (l, c, fn) in qs:
-    if fn != p[0].current_element or plain.get((l, c)) != norm(Q):
+    if fn != p[0].current_element or pw_plain.get((l, c)) != pw_norm(Q):
         ok = False
 if ok:
     IDLE_CAND.add((fl, p[0].line, p[0].column))
@@ -367,7 +368,7 @@ p << bad.p;
 @@
 coccilib.report.print_report(p[0], 'wqport[W119]: %s(%s, ...) is gone since 3.15 '
     'and the item may be queued here: give each handler its own work item, '
-    'or keep one handler that dispatches on a state field' % (i, norm(W)))
+    'or keep one handler that dispatches on a state field' % (i, pw_norm(W)))
 
 @script:python depends on org@
 i << bad.i;

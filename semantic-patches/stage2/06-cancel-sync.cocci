@@ -34,9 +34,9 @@ virtual report
 @initialize:python@
 @@
 import re
-ITEMS = {}   # (file, queue) -> set of items queued on it
+CS_ITEMS = {}   # (file, queue) -> set of items queued on it
 
-def norm(s):
+def cs_norm(s):
     return re.sub(r'\s+', '', s)
 
 ALONE = set()
@@ -48,7 +48,7 @@ def file_static(wq, p):
     """Whether queue wq is a static variable of the file of p: no other
     file can queue on it (a queue in a structure, or a global, may carry
     items of the other files of the module: 2005 bcm43xx)."""
-    if not re.match(r'^\w+$', norm(wq)):
+    if not re.match(r'^\w+$', cs_norm(wq)):
         return False
     try:
         with open(p[0].file, encoding='latin-1') as fh:
@@ -56,11 +56,11 @@ def file_static(wq, p):
     except (IOError, OSError):
         return False
     return re.search(r'\bstatic\s+struct\s+workqueue_struct\s*\*\s*%s\s*[;=]'
-                     % re.escape(norm(wq)), text) is not None
+                     % re.escape(cs_norm(wq)), text) is not None
 
 def only_item(wq, w, p):
-    s = ITEMS.get((p[0].file, norm(wq)), set())
-    return s <= set([norm(w)]) and file_static(wq, p)
+    s = CS_ITEMS.get((p[0].file, cs_norm(wq)), set())
+    return s <= set([cs_norm(w)]) and file_static(wq, p)
 
 @q@
 expression WQ, W, D;
@@ -77,7 +77,7 @@ WQ << q.WQ;
 W << q.W;
 p << q.p;
 @@
-ITEMS.setdefault((p[0].file, norm(WQ)), set()).add(norm(W))
+CS_ITEMS.setdefault((p[0].file, cs_norm(WQ)), set()).add(cs_norm(W))
 
 @pairs@
 expression W, WQ;

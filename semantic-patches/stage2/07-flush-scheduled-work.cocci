@@ -30,6 +30,7 @@
 // Copyright: wqport project.  License: GPL-2.0-only.
 // Options: --no-includes --include-headers
 // Keywords: flush_scheduled_work, flush_work, system_wq
+// Combine: no (it reads the file as the patches before it wrote it)
 // Requires: flush_scheduled_work
 
 virtual patch
@@ -41,9 +42,9 @@ virtual report
 @@
 import os
 import re
-GLOBALS = {}   # file -> set of file-scope variable names
-GLOBALLINE = {}  # file -> {name: line of its first declaration}
-ITEMS = {}     # file -> list of (item string, delayed?) in order
+F_GLOBALS = {}   # file -> set of file-scope variable names
+F_GLOBALLINE = {}  # file -> {name: line of its first declaration}
+F_ITEMS = {}     # file -> list of (item string, delayed?) in order
 PTYPE = {}     # file -> {item string &p->f: type of *p}
 SIZED = {}     # file -> set of types some sizeof() measures
 UNKNOWN_SIZEOF = set()  # files with a sizeof(expression) of unknown type
@@ -51,14 +52,14 @@ TYPED_SZ = set()
 FIRSTFS = {}   # file -> line of its first flush_scheduled_work()
 FS_FUNCS = {}  # file -> the functions that call flush_scheduled_work()
 UNTYPED_SZ = set()
-CURFILE = [None]
+F_CURFILE = [None]
 
-def norm(s):
+def f_norm(s):
     return re.sub(r'\s+', '', s)
 
 def plan(file):
     """List of flush_work() arguments, or (None, reason)."""
-    items = ITEMS.get(file, [])
+    items = F_ITEMS.get(file, [])
     if not items:
         return None, ('flush_scheduled_work() warns on Linux 6.12 and this file puts '
                       'no item on the system workqueue itself (or only through a '
@@ -79,7 +80,7 @@ def plan(file):
             return ['for (int i = 0; i < ARRAY_SIZE(%s); i++)\n\tflush_work(&%s[i].%s%s);'
                     % (g, g, f, '.work' if d else '')], None
         m = re.match(r'^&(\w+)(\.\w+)*$', x)
-        if not m or m.group(1) not in GLOBALS.get(file, set()):
+        if not m or m.group(1) not in F_GLOBALS.get(file, set()):
             return None, ('flush_scheduled_work() warns on Linux 6.12: replace it '
                           'with flush_work()/cancel_work_sync() of the '
                           'items of the driver (%s), per device, or move them '
@@ -97,24 +98,24 @@ def strip_comments(t):
                t, flags=re.S)
     return re.sub(r'//[^\n]*', ' ', t)
 
-TEXT = {}      # file -> its text, comments blanked (read once)
+F_TEXT = {}      # file -> its text, comments blanked (read once)
 
-def file_text(file):
+def f_file_text(file):
     """file's text without comments, or None if it cannot be read.  Latin-1:
     old drivers are, and every byte decodes."""
-    if file not in TEXT:
+    if file not in F_TEXT:
         try:
             with open(file, encoding='latin-1') as f:
-                TEXT[file] = strip_comments(f.read())
+                F_TEXT[file] = strip_comments(f.read())
         except OSError:
-            TEXT[file] = None
-    return TEXT[file]
+            F_TEXT[file] = None
+    return F_TEXT[file]
 
 def macro_param(file, line, x):
     """Is x a parameter of the function-like #define whose body holds line
     (SCHEDULE_WORK(w) schedule_work(w) in a driver's compat header)?  Such
     an x names no item of the driver: its users do."""
-    text = file_text(file)
+    text = f_file_text(file)
     m = wqport_module('wqport_ctext').macro_at(text, int(line)) if text else None
     return bool(m) and x in m[1]
 
@@ -127,7 +128,7 @@ def only_instance(file, T):
     m = re.match(r'^struct\s+(\w+)$', T.strip())
     if not m or file in UNKNOWN_SIZEOF or T in SIZED.get(file, set()):
         return None
-    text = file_text(file)
+    text = f_file_text(file)
     if text is None:
         return None
     tag = m.group(1)
@@ -152,7 +153,7 @@ def only_instance(file, T):
             if not a:
                 return None
         inst.append((d.group(1), text[:mm.start()].count('\n') + 1, d.group(2) == '['))
-    if len(inst) != 1 or inst[0][0] not in GLOBALS.get(file, set()):
+    if len(inst) != 1 or inst[0][0] not in F_GLOBALS.get(file, set()):
         return None
     # declared above every flush_scheduled_work() that would name it
     if inst[0][1] >= FIRSTFS.get(file, 0):
@@ -163,16 +164,16 @@ def all_initialised(file, g, f):
     """Whether a loop over the whole of array g (for (i = 0; i < N or
     ARRAY_SIZE(g); ...) with N g's dimension) initialises field f of its
     elements: INIT_WORK/INIT_DELAYED_WORK(&X.f or &X->f, ...) in its body."""
-    text = file_text(file)
+    text = f_file_text(file)
     if text is None:
         return False
     m = re.search(r'\b%s\s*\[\s*([^\[\]]*?)\s*\]\s*[;=]' % re.escape(g), text)
     if not m:
         return False
-    bounds = {norm(m.group(1)), 'ARRAY_SIZE(%s)' % g}
+    bounds = {f_norm(m.group(1)), 'ARRAY_SIZE(%s)' % g}
     for fm in re.finditer(r'\bfor\s*\(\s*(?:int\s+|unsigned\s+int\s+|unsigned\s+)?(\w+)\s*=\s*0\s*;'
                           r'\s*\1\s*<\s*([^;]+?)\s*;[^;{}]*?\)', text):
-        if norm(fm.group(2)) not in bounds:
+        if f_norm(fm.group(2)) not in bounds:
             continue
         # the body of the loop: a brace block, or one statement
         j = fm.end()
@@ -247,13 +248,13 @@ def private(file):
     why not)."""
     if file in PRIVATE:
         return PRIVATE[file]
-    if CURFILE[0] != file:
+    if F_CURFILE[0] != file:
         return None, None     # its flush_scheduled_work() not seen yet
     res = None, None
     out, why = plan(file)
     if out is not None:
         res = None, None
-    elif not ITEMS.get(file):
+    elif not F_ITEMS.get(file):
         res = None, 'the file schedules nothing itself, so no private workqueue of its own can stand for the system one'
     elif OTHERS:
         res = None, ('%s of this module also use%s the system workqueue: give the module one '
@@ -282,7 +283,7 @@ def private(file):
 
 def current_private():
     """The private workqueue of the file being patched (private()), or None."""
-    return private(CURFILE[0])[0] if CURFILE[0] else None
+    return private(F_CURFILE[0])[0] if F_CURFILE[0] else None
 
 def in_init(f):
     info = current_private()
@@ -332,7 +333,7 @@ def own_items(file, fn):
             continue
         x = single_instance(file, w)
         m = re.match(r'^&(\w+)(\.\w+)*$', x)
-        if not m or m.group(1) not in GLOBALS.get(file, set()):
+        if not m or m.group(1) not in F_GLOBALS.get(file, set()):
             return None
         mine |= {x, x + '.work'}
     return mine
@@ -356,7 +357,7 @@ def site_plan(p):
     # the function that flushes it)
     for a in out or []:
         m = re.match(r'^(?:for .*?flush_work\(&|&)(\w+)', a, re.S)
-        if m and GLOBALLINE.get(file, {}).get(m.group(1), 0) > int(p[0].line):
+        if m and F_GLOBALLINE.get(file, {}).get(m.group(1), 0) > int(p[0].line):
             return None, ('flush_scheduled_work() warns on Linux 6.12: it would become '
                           'flush_work() of %s, declared below this call: move the '
                           'declaration above it and convert again' % m.group(1))
@@ -366,7 +367,7 @@ def in_handler(file):
     """The work handler (of an item the file schedules) that calls
     flush_scheduled_work(), or None: a private workqueue flushed there
     would be flushed from its own work."""
-    scheduled = set(x for x, _ in ITEMS.get(file, []))
+    scheduled = set(x for x, _ in F_ITEMS.get(file, []))
     for fn in FS_FUNCS.get(file, []):
         if any(h == fn and (w in scheduled or single_instance(file, w) in scheduled)
                for w, h in HANDLER_OF.get(file, [])):
@@ -386,7 +387,7 @@ def count(p):
 // a new file: forget the previous one (one process may see many files)
 @script:python@
 @@
-CURFILE[0] = None
+F_CURFILE[0] = None
 PRIVATE.clear()
 
 @gv@
@@ -405,8 +406,8 @@ g << gv.g;
 p << gv.p;
 @@
 if p[0].current_element == g:
-    GLOBALS.setdefault(p[0].file, set()).add(g)
-    GLOBALLINE.setdefault(p[0].file, {}).setdefault(g, int(p[0].line))
+    F_GLOBALS.setdefault(p[0].file, set()).add(g)
+    F_GLOBALLINE.setdefault(p[0].file, {}).setdefault(g, int(p[0].line))
 
 @dw@
 declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
@@ -424,8 +425,8 @@ DECLARE_DELAYED_WORK@p(n, es);
 n << dw.n;
 p << dw.p;
 @@
-GLOBALS.setdefault(p[0].file, set()).add(n)
-GLOBALLINE.setdefault(p[0].file, {}).setdefault(n, int(p[0].line))
+F_GLOBALS.setdefault(p[0].file, set()).add(n)
+F_GLOBALLINE.setdefault(p[0].file, {}).setdefault(n, int(p[0].line))
 
 // which handler each item has (a flush in a handler must not wait for
 // the handler itself)
@@ -451,7 +452,7 @@ W << reg.W;
 f << reg.f;
 p << reg.p;
 @@
-HANDLER_OF.setdefault(p[0].file, []).append((norm(W), f))
+HANDLER_OF.setdefault(p[0].file, []).append((f_norm(W), f))
 
 @regd@
 declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
@@ -489,9 +490,9 @@ schedule_work_on@p(C, X)
 X << sch.X;
 p << sch.p;
 @@
-l = ITEMS.setdefault(p[0].file, [])
-if norm(X) not in [x for x, _ in l] and not macro_param(p[0].file, p[0].line, norm(X)):
-    l.append((norm(X), False))
+l = F_ITEMS.setdefault(p[0].file, [])
+if f_norm(X) not in [x for x, _ in l] and not macro_param(p[0].file, p[0].line, f_norm(X)):
+    l.append((f_norm(X), False))
 SEEN.setdefault(p[0].file, set()).add(int(p[0].line))
 
 // the structure type of a per-device item &p->f
@@ -516,7 +517,7 @@ P << schp.P;
 fld << schp.fld;
 p << schp.p;
 @@
-PTYPE.setdefault(p[0].file, {})['&%s->%s' % (norm(P), fld)] = norm(T).replace('struct', 'struct ', 1)
+PTYPE.setdefault(p[0].file, {})['&%s->%s' % (f_norm(P), fld)] = f_norm(T).replace('struct', 'struct ', 1)
 
 // what sizeof() measures: an allocation of a structure needs one
 @szt@
@@ -570,8 +571,8 @@ schedule_delayed_work_on@p(C, X, D)
 X << schd.X;
 p << schd.p;
 @@
-l = ITEMS.setdefault(p[0].file, [])
-ITEMS[p[0].file] = [(x, True if x == norm(X) else d) for x, d in l]
+l = F_ITEMS.setdefault(p[0].file, [])
+F_ITEMS[p[0].file] = [(x, True if x == f_norm(X) else d) for x, d in l]
 
 @fs@
 position p;
@@ -581,7 +582,7 @@ flush_scheduled_work@p()
 @script:python@
 p << fs.p;
 @@
-CURFILE[0] = p[0].file
+F_CURFILE[0] = p[0].file
 SEEN.setdefault(p[0].file, set()).add(int(p[0].line))
 FIRSTFS[p[0].file] = min(FIRSTFS.get(p[0].file, 1 << 30), int(p[0].line))
 FS_FUNCS.setdefault(p[0].file, set()).add(p[0].current_element)
