@@ -193,7 +193,7 @@ def unparsed_regions(path):
     as stage 1's analysis finds them (semantic-patches/stage1/wqport_tq.py)."""
     with open(path, encoding='latin-1') as f:
         text = f.read()
-    return wqport_tq._unparsed(path, text), text.split('\n')
+    return wqport_tq.unparsed(path, text), text.split('\n')
 
 
 def apply_stage(stage, mode, src, only=None):
@@ -367,11 +367,11 @@ def declared(src, work=False):
     fields and variables."""
     if work:
         with open(src.work, encoding='latin-1') as f:
-            text = wqport_tq._blank(f.read())
+            text = wqport_tq.blank_text(f.read())
     else:
-        text = wqport_tq._blank(src.text)
+        text = wqport_tq.blank_text(src.text)
     if not work:
-        return wqport_tq._tq_names(text)
+        return wqport_tq.task_names(text)
     out = set(re.findall(r'\b(?:DECLARE_WORK|DECLARE_DELAYED_WORK)\s*\(\s*(\w+)', text))
     for m in WORK_DECL.finditer(text):
         d = re.sub(r'=[^,;]*', '', m.group(0))

@@ -63,7 +63,7 @@ def live_text(text, stages):
     #if 0 or branches of older kernels than the stages' output blanked
     (stage 1: before 2.6.0; stage 2: before 2.6.20)."""
     floor = wqport_tq.FLOOR_STAGE2 if 'stage2' in stages else wqport_tq.FLOOR_STAGE1
-    return wqport_tq.blank_dead(wqport_tq._blank(text), floor)
+    return wqport_tq.blank_dead(wqport_tq.blank_text(text), floor)
 
 
 def _statement(text, off):

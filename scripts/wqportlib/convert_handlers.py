@@ -43,7 +43,7 @@ _OLD_PROTO = r'(?m)^[^\n;{}#]*\bvoid\s+%s\s*\(((?:(?!work_struct)[^()])*)\)\s*;'
 
 def _text(src):
     with open(src.work, encoding=src.encoding, errors='replace') as f:
-        return wqport_tq._blank(f.read())
+        return wqport_tq.blank_text(f.read())
 
 
 def _end(text, i):
@@ -83,7 +83,7 @@ def _defined(text):
 def _own(text):
     """The names text defines or declares static: its own functions, not
     another file's of the same name."""
-    return set(wqport_tq._function_bodies(text)) | \
+    return set(wqport_tq.function_bodies(text)) | \
         set(re.findall(r'\bstatic\b[^;{}()=]*\b(\w+)\s*\(', text))
 
 
@@ -282,7 +282,7 @@ def _theirs(groups):
             continue
         for s in group:
             # (a refused file is read as it is: its prototypes count too)
-            own = _own(wqport_tq._blank(s.data.decode(s.encoding, 'replace'))
+            own = _own(wqport_tq.blank_text(s.data.decode(s.encoding, 'replace'))
                        if s.refused else _text(s))
             theirs = {n: (p, o) for o, c in conv.items() if o is not s
                       for n, p in c.items() if n not in own}
@@ -320,7 +320,7 @@ def check(groups, run):
     header outside the run (RUN: the real paths of the run's files) that a
     .c which converted it includes."""
     for s, theirs in _theirs(groups):
-        text = wqport_tq._blank(s.output.decode(s.encoding, 'replace'))
+        text = wqport_tq.blank_text(s.output.decode(s.encoding, 'replace'))
         # a registration, converted or reported already, is no other use
         spans = _calls(text, _REGISTRATION)
         for n, (p, o) in sorted(theirs.items()):
@@ -355,7 +355,7 @@ def check(groups, run):
                     continue
                 out = s.output.decode(s.encoding, 'replace')
                 m = re.search(r'(?m)^[^\n;{}#]*\b%s\s*\(\s*struct\s+work_struct\s*\*\s*\w+\s*\)'
-                              r'\s*\{' % re.escape(n), wqport_tq._blank(out))
+                              r'\s*\{' % re.escape(n), wqport_tq.blank_text(out))
                 line = out.count('\n', 0, m.start()) + 1 if m else 1
                 s.items.append(reasons.Item(
                     s.back(line), 'stage2', 'W122',

@@ -40,7 +40,7 @@ TQ_TOKENS = (r"\b(tq_struct|queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|
              r"(\.|->)\s*routine\b")
 
 
-def _unparsed(path, text):
+def unparsed(path, text):
     """(first, last, error line) of each region spatch --parse-c gives up on."""
     try:
         res = subprocess.run([os.environ.get("SPATCH", "spatch"), "--parse-c", "--no-includes",
@@ -79,7 +79,7 @@ class Finding(object):
         return "%d: %s%s" % (self.line, self.reason, " [blocks]" if self.blocks else "")
 
 
-def _blank(text):
+def blank_text(text):
     """Comments and string/char literals replaced by spaces, newlines kept."""
     out = []
     i, n = 0, len(text)
@@ -109,7 +109,7 @@ def _blank(text):
 
 
 def _source(path):
-    """(raw text, _blank()ed text) of path, read once per process; None if it
+    """(raw text, blank_text()ed text) of path, read once per process; None if it
     cannot be read.  Every analysis here reads the file through it."""
     key = ("src", path)
     if key not in _cache:
@@ -121,7 +121,7 @@ def _source(path):
         else:
             # what spatch skips reads as nothing: comments, literals,
             # #if 0 and the branches of kernels before 2.6.0
-            _cache[key] = (raw, blank_dead(_blank(raw), FLOOR_STAGE1))
+            _cache[key] = (raw, blank_dead(blank_text(raw), FLOOR_STAGE1))
     return _cache[key]
 
 
@@ -294,7 +294,7 @@ def module_init_fn(text):
         return None, "the file has no module_init()"
     if len(set(inits)) > 1:
         return None, "the file has several module_init()s (%s)" % ", ".join(sorted(set(inits)))
-    if inits[0] not in _function_bodies(text):
+    if inits[0] not in function_bodies(text):
         return None, "module_init(%s) names a function not defined in this file" % inits[0]
     return inits[0], None
 
@@ -463,8 +463,8 @@ def _body_start(path, fn, fresh):
         return (_line(text, i), i - (text.rfind("\n", 0, i) + 1))
     if fn is None:
         fn, _ = module_init_fn(text)
-    if fn and fn in _function_bodies(text):
-        s, e = _function_bodies(text)[fn]
+    if fn and fn in function_bodies(text):
+        s, e = function_bodies(text)[fn]
         decls, i = _leading_declarations(text, s, e)
         if decls:
             last = at(decls[-1][0])
@@ -514,7 +514,7 @@ def module_fns(text):
     run, both defined in text: those module_init() and module_exit() name
     (one of each), or 2.4's init_module() and cleanup_module(); else None,
     None and why not."""
-    bodies = _function_bodies(text)
+    bodies = function_bodies(text)
     for a, b in (("module_init", "module_exit"), (None, None)):
         if a is None:
             fi, fe = "init_module", "cleanup_module"
@@ -596,13 +596,13 @@ def private_wq(path):
     if fi is None:
         _cache[key] = (None, why)
         return _cache[key]
-    bodies = _function_bodies(text)
+    bodies = function_bodies(text)
     words = set(re.findall(r"\w+", raw))
     htexts = []
     for h in local_headers(path):
         try:
             with open(h, encoding="latin-1") as fh:
-                htexts.append(_blank(fh.read()))
+                htexts.append(blank_text(fh.read()))
         except OSError:
             pass
         else:
@@ -720,7 +720,7 @@ def _line(text, off):
     return text.count("\n", 0, off) + 1
 
 
-def _function_bodies(text):
+def function_bodies(text):
     """name -> (start, end) of each function definition, found textually:
     at the top level only (a statement macro in a body, 2.6.18 ipr.c's
     list_for_each_entry(res, ...) {, is no definition)."""
@@ -751,7 +751,7 @@ def _function_bodies(text):
     return bodies
 
 
-def _tq_names(text):
+def task_names(text):
     """Names declared struct tq_struct in (blanked) text: variables, fields,
     pointers, arrays."""
     names = set(re.findall(r"\bstruct\s+tq_struct\s*\**\s*([A-Za-z_]\w*)", text))
@@ -773,7 +773,7 @@ def local_headers(path):
         src = _source(cur)
         if src is None:
             continue
-        # the raw text: _blank() empties the quoted name
+        # the raw text: blank_text() empties the quoted name
         for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', src[0], re.M):
             name = m.group(1) or m.group(2)
             if name.startswith("/") or ".." in name.split("/"):
@@ -824,7 +824,7 @@ def header_matching(path, rx, dirs, skip=()):
                 text = fh.read()
         except (IOError, OSError):
             continue
-        if shown and os.path.realpath(cur) not in skip and rx.search(_blank(text)):
+        if shown and os.path.realpath(cur) not in skip and rx.search(blank_text(text)):
             return cur, shown
         for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', text, re.M):
             n = m.group(1) or m.group(2)
@@ -848,7 +848,7 @@ def header_tasks(path):
         for h in local_headers(path):
             src = _source(h)
             if src is not None:
-                names |= _tq_names(src[1])
+                names |= task_names(src[1])
         _cache[key] = names
     return _cache[key]
 
@@ -890,7 +890,7 @@ def bh_queue(path):
         _cache[key] = None
         return None
     text = src[1]
-    funcs = _function_bodies(text)
+    funcs = function_bodies(text)
     found = []
     for m in re.finditer(r"^[ \t]*(?:static\s+)?DECLARE_TASK_QUEUE\s*\(\s*(\w+)\s*\)\s*;", text, re.M):
         q = m.group(1)
@@ -1071,7 +1071,7 @@ def data_facts(path):
     if src is None:
         return {}
     raw, text = src
-    names = _tq_names(text) | header_tasks(path) | run_tasks()
+    names = task_names(text) | header_tasks(path) | run_tasks()
     out = {}
     for obj, ss in _stores(raw, text, names).items():
         kinds = {_data_kind(d) or "other" for d in ss if d["field"] == "data"}
@@ -1112,7 +1112,7 @@ def _stores_apart(raw, text, tq_names, rewrites, notes):
     two stores, which 02 makes PREPARE_WORK())."""
     stores = _stores(raw, text, tq_names)
     run = run_data()
-    local = _tq_names(text)             # declared here, not in a header
+    local = task_names(text)             # declared here, not in a header
     defines = [(m.start(2), m.end(2)) for m in _DEFINE.finditer(text)]
     out = []
     for obj, ss in stores.items():
@@ -1348,7 +1348,7 @@ def _convert_macro_body(raw, blank):
     out = raw
     for a, b, t in sorted(edits, reverse=True):
         out = out[:a] + t + out[b:]
-    if _MACRO_OK.search(_blank(out)):
+    if _MACRO_OK.search(blank_text(out)):
         return None
     return out
 
@@ -1387,9 +1387,9 @@ def _findings(path):
     # Names of task objects: variables, fields, pointers, arrays; also those
     # of the driver's own headers beside the file (converted with it), and
     # those the other files of a wqport convert run declare.
-    visible = _tq_names(text) | header_tasks(path)     # what spatch can type
+    visible = task_names(text) | header_tasks(path)     # what spatch can type
     tq_names = visible | run_tasks()
-    funcs = _function_bodies(text)
+    funcs = function_bodies(text)
 
     # Declarations the initializer patch converts: struct tq_struct x = {...};
     decl_spans = []
@@ -1721,7 +1721,7 @@ def _findings(path):
                 while n <= len(all_lines) and all_lines[n - 1].rstrip().endswith("\\"):
                     n += 1
                     macro_lines.add(n)
-        for start, end, line in _unparsed(path, text):
+        for start, end, line in unparsed(path, text):
             # inside a #define the macro check already reported: once is enough
             if line in macro_lines:
                 continue
@@ -1851,7 +1851,7 @@ def _graph(path):
     raw, text = _source(path)
     spans = _spans(text)
     starts = [a for a, _ in spans]
-    names = _tq_names(text) | header_tasks(path) | run_tasks()
+    names = task_names(text) | header_tasks(path) | run_tasks()
     idmap = {n: n for n in names}
     queued = {"tq_timer": set(), "tq_immediate": set(), "schedule_task": set()}
     params = []                         # (start, end, parameters) of each #define
@@ -1922,7 +1922,7 @@ def _graph(path):
         elif re.search(r"\bstruct\s+tq_struct\s*\**\s*\)", text[a:b]):
             anon.append(i)
     # a function that returns a task, and what it returns
-    for name, (s, e) in _function_bodies(text).items():
+    for name, (s, e) in function_bodies(text).items():
         if idmap.get(name) == name:
             for j in range(bisect.bisect_right(starts, s), bisect.bisect_left(starts, e)):
                 if re.match(r"\s*return\b", text[spans[j][0]:spans[j][1]]) and span_nodes[j]:
@@ -2225,7 +2225,7 @@ def unmask(path):
     raw = re.sub(r"^([ \t]*)" + KEPT2 + r"(flush_scheduled_tasks|run_task_queue)(\s*\([^;\n]*\))\s*;",
                  both, raw, flags=re.M)
     raw = raw.replace(KEPT2, "").replace(KEPT, "")
-    if WORK_API.search(_blank(raw)) and not re.search(r"#\s*include\s*<linux/workqueue\.h>", raw):
+    if WORK_API.search(blank_text(raw)) and not re.search(r"#\s*include\s*<linux/workqueue\.h>", raw):
         raw = re.sub(r"^([ \t]*#[ \t]*include[ \t]*<linux/tqueue\.h>[^\n]*\n)",
                      r"\1#include <linux/workqueue.h>\n", raw, count=1, flags=re.M)
     if raw != before:
