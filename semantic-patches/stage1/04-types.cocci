@@ -10,6 +10,7 @@
 // Copyright: (C) wqport contributors.  GPLv2.
 // URL: semantic-patches/stage1 in wqport
 // Options: --no-includes --include-headers
+// Requires: tq_struct tqueue task_queue queue_task schedule_task flush_scheduled_tasks run_task_queue INIT_TQUEUE PREPARE_TQUEUE DECLARE_TASK_QUEUE TQ_ACTIVE tq_timer tq_immediate tq_disk mark_bh init_bh remove_bh routine
 
 virtual patch
 virtual context
