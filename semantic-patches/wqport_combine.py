@@ -20,15 +20,17 @@ patches of a stage share one interpreter, so their module-level Python
 names must not collide (tests/unit checks it).
 """
 
+import ast
 import os
 import re
 import sys
 
-HEADER = re.compile(r'^@([^@\n]*)@[ \t]*$')
+HEADER = re.compile(r'^@([^@\n]*)@[ \t]*(?://.*)?$')
 KIND = re.compile(r'^\s*(?:script|initialize|finalize):\w+\s*')
 KEYWORDS = {'depends', 'on', 'exists', 'forall', 'disable', 'using', 'extends',
             'expression', 'ever', 'never', 'file', 'in'}
 VIRTUAL = re.compile(r'^virtual\s+(.*)$')
+STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def rule_names(lines):
@@ -45,95 +47,168 @@ def rule_names(lines):
     return names
 
 
+def _outside_strings(text, fn):
+    """fn applied to the parts of TEXT outside "..." strings."""
+    out, at = [], 0
+    for m in STRING.finditer(text):
+        out += [fn(text[at:m.start()]), m.group(0)]
+        at = m.end()
+    return ''.join(out + [fn(text[at:])])
+
+
 def renamed(text, prefix):
     """TEXT with its rule names prefixed by PREFIX where they are declared
-    and used; other lines (code, Python, comments) unchanged."""
+    and used: in rule headers, and in metavariable declarations (but not in
+    their strings or in the Python of a script constraint, `{ ... }`);
+    other lines (code, Python, comments) unchanged.  Headers are one line
+    each, as in every patch of wqport."""
     lines = text.split('\n')
     names = set(rule_names(lines))
     if not names:
         return text, set()
-    word = re.compile(r'(?<![\w.])(' + '|'.join(sorted(names, key=len, reverse=True)) +
-                      r')\b(?!\s*\()')
-    dotted = re.compile(r'(?<![\w.])(' + '|'.join(sorted(names, key=len, reverse=True)) +
-                        r')\.(?=[A-Za-z_])')
+    alt = '|'.join(sorted(names, key=len, reverse=True))
+    word = re.compile(r'(?<![\w.])(' + alt + r')\b(?!\s*\()')
+    dotted = re.compile(r'(?<![\w.])(' + alt + r')\.(?=[A-Za-z_])')
+
+    def in_header(t):
+        return word.sub(lambda w: prefix + w.group(1), t)
+
+    def in_decl(t):
+        return dotted.sub(lambda w: prefix + w.group(1) + '.', t)
     out = []
     in_decls = False
     for line in lines:
         m = HEADER.match(line)
-        if m and m.group(1).strip():
+        if m and not in_decls:
+            # a rule's header (@@ alone: an anonymous rule's)
             kind = KIND.match(m.group(1))
             k = kind.group(0) if kind else ''
-            out.append('@' + k + word.sub(lambda w: prefix + w.group(1),
-                                          m.group(1)[len(k):]) + '@')
+            out.append('@' + k + _outside_strings(m.group(1)[len(k):], in_header) +
+                       line[m.end(1):])
             in_decls = True
             continue
-        if in_decls and line.strip() == '@@':
-            in_decls = False
+        if in_decls and m and not m.group(1).strip():
+            in_decls = False                    # the @@ that ends them
         elif in_decls:
-            line = dotted.sub(lambda w: prefix + w.group(1) + '.', line)
+            brace = line.find('{')
+            head, tail = (line, '') if brace < 0 else (line[:brace], line[brace:])
+            line = _outside_strings(head, in_decl) + tail
         out.append(line)
     return '\n'.join(out), names
 
 
-def python_names(text):
-    """The module-level Python names TEXT's Python defines, as three dicts
-    name -> text: functions and classes (name -> their definition), the
-    state of its initialize and finalize code and its `global` names (name
-    -> ''), and the names its script rules assign at their top level."""
-    defs, state, transient = {}, {}, {}
+def _python_regions(text):
+    """(kind, source) of each piece of Python in TEXT: the bodies of its
+    script, initialize and finalize rules (SmPL comment lines dropped)."""
     lines = text.split('\n')
+    regions, kind, body = [], None, []
     i = 0
-    kind = None                 # None: SmPL; else the kind of Python rule
     while i < len(lines):
-        line = lines[i]
-        m = HEADER.match(line)
+        m = HEADER.match(lines[i])
         if m and m.group(1).strip():
-            kind = re.match(r'\s*(script|initialize|finalize):python', m.group(1))
-            kind = kind and kind.group(1)
-            while i < len(lines) and lines[i].strip() != '@@':
-                i += 1          # its metavariables
+            if kind:
+                regions.append((kind, '\n'.join(body)))
+            k = re.match(r'\s*(script|initialize|finalize):python', m.group(1))
+            kind, body = (k.group(1) if k else None), []
+            i += 1
+            while i < len(lines) and not (HEADER.match(lines[i]) and
+                                          not HEADER.match(lines[i]).group(1).strip()):
+                i += 1                          # its metavariables, to @@
             i += 1
             continue
+        if kind and not lines[i].lstrip().startswith('//'):
+            body.append(lines[i])
         i += 1
-        if not kind:
-            continue
-        g = re.search(r'\bglobal\s+([\w\s,]+)', line)
-        if g:
-            for n in re.split(r'[\s,]+', g.group(1).strip()):
-                state[n] = ''
-        d = re.match(r'(?:def|class)\s+(\w+)', line)
-        if d:
-            j = i
-            while j < len(lines) and (not lines[j].strip() or lines[j][0] in ' \t'):
-                j += 1
-            defs[d.group(1)] = '\n'.join(lines[i - 1:j]).rstrip()
-            continue
-        a = re.match(r'([A-Za-z_]\w*)\s*(?:[-+|&]?=)(?!=)', line)
-        if a:
-            (transient if kind == 'script' else state)[a.group(1)] = ''
-    return defs, state, transient
+    if kind:
+        regions.append((kind, '\n'.join(body)))
+    return regions
+
+
+def _bindings(tree):
+    """(name, node, looped) for each module-level name the statements of
+    TREE bind, in blocks (if, try, for, with) too, and the names a `global`
+    binds; looped: bound inside a loop or with body, or as its variable."""
+    out = []
+
+    def targets(t):
+        for n in ast.walk(t):
+            if isinstance(n, ast.Name):
+                yield n.id
+
+    def visit(stmts, looped):
+        for st in stmts:
+            if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                out.append((st.name, st, looped))
+                for n in ast.walk(st):
+                    if isinstance(n, ast.Global):
+                        out.extend((g, n, False) for g in n.names)
+                continue
+            inner = looped
+            if isinstance(st, (ast.Import, ast.ImportFrom)):
+                out.extend(((a.asname or a.name).split('.')[0], st, looped) for a in st.names)
+            elif isinstance(st, ast.Assign):
+                out.extend((n, st, looped) for t in st.targets for n in targets(t))
+            elif isinstance(st, (ast.AugAssign, ast.AnnAssign)):
+                out.extend((n, st, looped) for n in targets(st.target))
+            elif isinstance(st, (ast.For, ast.AsyncFor)):
+                out.extend((n, st, True) for n in targets(st.target))
+                inner = True
+            elif isinstance(st, (ast.With, ast.AsyncWith)):
+                out.extend((n, st, True) for i in st.items if i.optional_vars
+                           for n in targets(i.optional_vars))
+                inner = True
+            elif isinstance(st, ast.While):
+                inner = True
+            elif isinstance(st, ast.Global):
+                out.extend((g, st, False) for g in st.names)
+            for field in ('body', 'orelse', 'finalbody'):
+                visit(getattr(st, field, []) or [], inner)
+            for h in getattr(st, 'handlers', []) or []:
+                if h.name:
+                    out.append((h.name, h, True))
+                visit(h.body, inner)
+    visit(tree.body, False)
+    return out
+
+
+def python_names(text):
+    """name -> how TEXT's Python binds it at module level: the source of a
+    function, class or import (the same text in two files is one thing),
+    'transient' for names only its script rules assign (set before each
+    use), None for state (initialize or finalize code, `global`)."""
+    names = {}
+    for kind, src in _python_regions(text):
+        try:
+            tree = ast.parse(src)
+        except SyntaxError:
+            continue                            # spatch reports it anyway
+        for name, node, looped in _bindings(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                 ast.Import, ast.ImportFrom)):
+                sig = ast.dump(node)
+            elif isinstance(node, ast.Global):
+                sig = None
+            elif kind in ('script', 'finalize') or looped:
+                sig = 'transient'               # set before each use
+            else:
+                sig = None
+            # bound two ways in one file: anything else binding it clashes
+            names[name] = sig if names.get(name, sig) == sig else None
+    return names
 
 
 def python_clashes(texts):
-    """The module-level Python names two of TEXTS would both define in one
-    interpreter, other than the same function defined the same way and
-    names that only scripts assign (set before each use)."""
+    """The module-level Python names two of TEXTS would both bind, in one
+    interpreter, to different things: a name is shared only when both bind
+    it to the same function, class or import, or both only assign it in
+    script rules."""
     seen = {}
     clashes = set()
     for text in texts:
-        defs, state, transient = python_names(text)
-        for name in set(defs) | set(state) | set(transient):
-            mine = defs.get(name, None if name in state else 'transient'
-                            if name in transient else None)
-            if name in seen:
-                theirs = seen[name]
-                if mine is None or theirs is None or (mine != theirs and
-                                                      'transient' not in (mine, theirs)):
-                    clashes.add(name)
-                elif 'transient' in (mine, theirs) and mine != theirs:
-                    clashes.add(name)
-            else:
-                seen[name] = mine
+        for name, sig in python_names(text).items():
+            if name in seen and (sig is None or seen[name] is None or sig != seen[name]):
+                clashes.add(name)
+            seen.setdefault(name, sig)
     return sorted(clashes)
 
 
@@ -143,6 +218,7 @@ def combine(paths):
     virtuals = []
     parts = []
     texts = []
+    used = set()
     for path in paths:
         with open(path, encoding='utf-8') as f:
             texts.append(f.read())
@@ -150,9 +226,12 @@ def combine(paths):
     if clashes:
         raise ValueError('module-level Python names defined in more than one of them: ' +
                          ', '.join(clashes))
-    for path, text in zip(paths, texts):
+    for i, (path, text) in enumerate(zip(paths, texts)):
         num = re.match(r'(\d+)-', os.path.basename(path))
-        prefix = 'p%s_' % (num.group(1) if num else str(len(parts)))
+        prefix = 'p%s_' % (num.group(1) if num else i)
+        if prefix in used:                      # two files of one number
+            prefix = 'p%s_%d_' % (num.group(1) if num else i, i)
+        used.add(prefix)
         body = []
         for line in text.split('\n'):
             v = VIRTUAL.match(line)

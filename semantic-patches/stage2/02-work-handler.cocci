@@ -60,7 +60,7 @@
 // Copyright: wqport project.  License: GPL-2.0-only.
 // Options: --no-includes --include-headers
 // Keywords: INIT_WORK, DECLARE_WORK, PREPARE_WORK, work_struct, container_of
-// Combine: no (it matches the calls 01 rewrites)
+// Combine: no (it must see the items and calls 01 rewrites as C parsed anew)
 
 virtual patch
 virtual context
