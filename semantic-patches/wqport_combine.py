@@ -7,17 +7,20 @@ Usage: wqport_combine.py OUT A.cocci B.cocci ...
 spatch starts once per semantic patch, and its start-up (OCaml, then the
 embedded Python of the patches that have any) costs more than most rules'
 matching.  apply-stage therefore gives spatch the patches a file needs as
-one: their text in order, each file's named rules renamed apart (NN_ plus
+one: their text in order, each file's named rules renamed apart (pNN_ plus
 the name, NN being the file's number) so that two files may both name a
 rule `c`.  In one semantic patch every rule sees the code as the rules
-before it left it, as when each file ran on the previous one's output.
+before it left it, but through spatch's rewritten tree, not a new parse
+(apply-stage's starts_run() says what differs, and where a stage needs
+a new run).
 
 A rule's name is declared in its header line (`@name ...@`, `@script:python
 name ...@`) and used in headers (`depends on name`, `extends name`) and in
 metavariable declarations (`name.x`, `x << name.y;`).  Python code (the
 bodies of script rules, initialize and finalize) is copied as it is: the
 patches of a stage share one interpreter, so their module-level Python
-names must not collide (tests/unit checks it).
+names must not collide (python_clashes() refuses a set where they do;
+tests/unit checks each stage's).
 """
 
 import ast
