@@ -36,15 +36,33 @@ VIRTUAL = re.compile(r'^virtual\s+(.*)$')
 STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
+def _roles(lines):
+    """(role, kind, line, match) for each of LINES: role 'header' (a rule's
+    header; @@ alone opens an anonymous rule), 'decl' (its metavariables),
+    'end' (the @@ that ends them), 'body', or 'top' before the first rule;
+    kind the rule's Python kind (script, initialize, finalize) or None;
+    match HEADER's match of a header line."""
+    role, kind = 'top', None
+    for line in lines:
+        m = HEADER.match(line)
+        if m and role != 'decl':
+            k = re.match(r'\s*(script|initialize|finalize):python', m.group(1))
+            role, kind = 'decl', k and k.group(1)
+            yield 'header', kind, line, m
+        elif m and not m.group(1).strip():
+            role = 'body'
+            yield 'end', kind, line, m
+        else:
+            yield role, kind, line, None
+
+
 def rule_names(lines):
     """The rule names a semantic patch declares, in its header lines."""
     names = []
-    for line in lines:
-        m = HEADER.match(line)
-        if not m or not m.group(1).strip():
+    for role, _, _, m in _roles(lines):
+        if role != 'header':
             continue
-        head = KIND.sub('', m.group(1))
-        first = re.match(r'\s*([A-Za-z_]\w*)', head)
+        first = re.match(r'\s*([A-Za-z_]\w*)', KIND.sub('', m.group(1)))
         if first and first.group(1) not in KEYWORDS:
             names.append(first.group(1))
     return names
@@ -79,20 +97,13 @@ def renamed(text, prefix):
     def in_decl(t):
         return dotted.sub(lambda w: prefix + w.group(1) + '.', t)
     out = []
-    in_decls = False
-    for line in lines:
-        m = HEADER.match(line)
-        if m and not in_decls:
-            # a rule's header (@@ alone: an anonymous rule's)
+    for role, _, line, m in _roles(lines):
+        if role == 'header':
             kind = KIND.match(m.group(1))
             k = kind.group(0) if kind else ''
-            out.append('@' + k + _outside_strings(m.group(1)[len(k):], in_header) +
-                       line[m.end(1):])
-            in_decls = True
-            continue
-        if in_decls and m and not m.group(1).strip():
-            in_decls = False                    # the @@ that ends them
-        elif in_decls:
+            line = '@' + k + _outside_strings(m.group(1)[len(k):], in_header) + \
+                line[m.end(1):]
+        elif role == 'decl':
             brace = line.find('{')
             head, tail = (line, '') if brace < 0 else (line[:brace], line[brace:])
             line = _outside_strings(head, in_decl) + tail
@@ -103,28 +114,13 @@ def renamed(text, prefix):
 def _python_regions(text):
     """(kind, source) of each piece of Python in TEXT: the bodies of its
     script, initialize and finalize rules (SmPL comment lines dropped)."""
-    lines = text.split('\n')
-    regions, kind, body = [], None, []
-    i = 0
-    while i < len(lines):
-        m = HEADER.match(lines[i])
-        if m and m.group(1).strip():
-            if kind:
-                regions.append((kind, '\n'.join(body)))
-            k = re.match(r'\s*(script|initialize|finalize):python', m.group(1))
-            kind, body = (k.group(1) if k else None), []
-            i += 1
-            while i < len(lines) and not (HEADER.match(lines[i]) and
-                                          not HEADER.match(lines[i]).group(1).strip()):
-                i += 1                          # its metavariables, to @@
-            i += 1
-            continue
-        if kind and not lines[i].lstrip().startswith('//'):
-            body.append(lines[i])
-        i += 1
-    if kind:
-        regions.append((kind, '\n'.join(body)))
-    return regions
+    regions = []
+    for role, kind, line, _ in _roles(text.split('\n')):
+        if role == 'header':
+            regions.append((kind, []))
+        elif role == 'body' and kind and not line.lstrip().startswith('//'):
+            regions[-1][1].append(line)
+    return [(kind, '\n'.join(body)) for kind, body in regions if kind]
 
 
 def _bindings(tree):
@@ -177,8 +173,9 @@ def _bindings(tree):
 def python_names(text):
     """name -> how TEXT's Python binds it at module level: the source of a
     function, class or import (the same text in two files is one thing),
-    'transient' for names only its script rules assign (set before each
-    use), None for state (initialize or finalize code, `global`)."""
+    'transient' for a name set before each use (assigned by a script rule
+    or finalize, or in a loop or with body), None for state (initialize
+    code, `global`, or a name bound two ways)."""
     names = {}
     for kind, src in _python_regions(text):
         try:
