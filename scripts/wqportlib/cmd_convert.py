@@ -37,7 +37,9 @@ from .paths import WqportError
 # Stage 1's analysis, beside the semantic patches it serves: its task-queue
 # tokens, its reading of spatch --parse-c and its plan
 # of what each file keeps on the 2.4 API.
-sys.path.insert(0, os.path.join(paths.TOP, 'semantic-patches', 'stage1'))
+sys.path[:0] = [os.path.join(paths.TOP, 'semantic-patches'),
+                os.path.join(paths.TOP, 'semantic-patches', 'stage1')]
+import wqport_stage  # noqa: E402
 import wqport_tq  # noqa: E402
 
 STAGES = {'2.6': ['stage1'], 'modern': ['stage1', 'stage2']}
@@ -196,20 +198,23 @@ def unparsed_regions(path):
     return wqport_tq.unparsed(path, text), text.split('\n')
 
 
+_stages = {}
+
+
 def apply_stage(stage, mode, src, only=None):
-    cmd = [os.path.join(paths.TOP, 'semantic-patches', 'apply-stage'),
-           os.path.join(paths.TOP, 'semantic-patches', stage), '--mode', mode]
-    if only:
-        cmd += ['--only', only]
-    if mode == 'patch':
-        cmd.append('--in-place')
-    res = subprocess.run(cmd + ['--', src.work], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, errors='replace', check=False,
-                         env=dict(os.environ, **src.env))
-    if res.returncode:
-        last = (res.stderr.strip().splitlines() or ['spatch failed'])[-1]
+    """One stage (or its patch ONLY) on SRC's work copy, in MODE (patch:
+    the copy rewritten; report: its Findings; context, org: spatch's
+    output), with SRC's run facts in the environment."""
+    if stage not in _stages:
+        _stages[stage] = wqport_stage.Stage(os.path.join(paths.TOP, 'semantic-patches', stage))
+    res = _stages[stage].run([src.work], mode, only, src.env)
+    if res.failed:
+        last = (res.errors or ['spatch failed'])[-1].splitlines()[-1]
         raise WqportError(f'{src.path}: {stage} failed: {last}')
-    return res.stdout
+    if src.work in res.changed:
+        with open(src.work, 'wb') as f:
+            f.write(res.changed[src.work])
+    return res
 
 
 def _resolve(name, base_dir, include_dirs, by_path, quoted):
@@ -345,17 +350,10 @@ def components(sources):
 
 def _with_env(env, fn, *args):
     """fn(*args) with env set in this process (stage 1's analysis reads the
-    run's facts from it, as it does under apply-stage)."""
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
+    run's facts from it, as it does under a stage's run), one thread at a
+    time."""
+    with wqport_stage.with_env(env):
         return fn(*args)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 WORK_DECL = re.compile(r'\bstruct\s+(?:work_struct|delayed_work)\s+[^;{}()]*;')
@@ -494,12 +492,10 @@ def stage_pass(src, stage, stages, mode='patch', only=None):
         before = f.read().splitlines()
     if mode != 'patch' and only is None:
         # (a pass of one .cocci again, on the stage's output: no view)
-        src.views.append(apply_stage(stage, mode, src, only).replace(src.work, src.path))
-    for line in apply_stage(stage, 'report', src, only).splitlines():
-        m = reasons.REPORT_LINE.match(line)
-        if m:
-            src.items.append(reasons.Item(src.back(int(m.group(2))), stage, m.group(3),
-                                          m.group(4)))
+        src.views.append(apply_stage(stage, mode, src, only).output.replace(src.work,
+                                                                              src.path))
+    for f in apply_stage(stage, 'report', src, only).findings:
+        src.items.append(reasons.Item(src.back(f.line), stage, f.id, f.reason))
     apply_stage(stage, 'patch', src, only)
     with open(src.work, errors='replace') as f:
         after = f.read().splitlines()

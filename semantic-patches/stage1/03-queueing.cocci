@@ -27,7 +27,7 @@ virtual patch
 virtual context
 virtual org
 virtual report
-// Set by semantic-patches/apply-stage from stage1/analyse (wqport_tq.py):
+// Set by semantic-patches/apply-stage from stage1/hooks.py (wqport_tq.py):
 // wqport_blocked when the file has a use that needs a human (see
 // 00-needs-human), wqport_checked when that analysis found none.
 virtual wqport_blocked

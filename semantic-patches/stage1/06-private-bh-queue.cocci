@@ -68,7 +68,7 @@ wqport_bhq;
 wqport_bhnr;
 wqport_bhfn;
 @@
-# Only under apply-stage, which runs this after stage1/analyse found nothing
+# Only under apply-stage, which runs this after stage1/hooks.py found nothing
 # blocking in the original (this file is the output of 01-05 already, which
 # leave Q, N and F as they were); elsewhere no rule matches, as make
 # coccicheck expects of a patch with nothing to do.

@@ -777,7 +777,7 @@ def local_headers(path):
         for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"]+)"|<([^>]+)>)', src[0], re.M):
             name = m.group(1) or m.group(2)
             if name.startswith("/") or ".." in name.split("/"):
-                continue                # as apply-stage's copy_local_includes
+                continue                # as wqport_stage.quoted_includes
             if m.group(1):
                 h = os.path.join(os.path.dirname(cur), name)
             elif inc:
