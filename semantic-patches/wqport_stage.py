@@ -39,6 +39,10 @@ stage works on:
                     bring it back after them, line for line;
   report_view(path) -> bool, view(path): in report mode, whether the report
                     is taken on a copy that view() rewrote, line for line;
+  prepare(paths):   what spatch reads of each file of a run, before plan()
+                    or a patch reads any (stage 1: their parse, in one
+                    spatch process, left in $WQPORT_PARSE_LOGS for the
+                    patches' Python);
   forget(path):     the stage is done with the copy.
 The hooks read the run's facts (WQPORT_TASKS, ...) from os.environ: Stage
 sets the run's environment for them under a lock (with_env()).
@@ -51,7 +55,8 @@ spatch transcoded from Latin-1, which maps every byte to one character, and
 transcoded back: byte for byte the same outside the changes.
 
 A .cocci whose head has a line `// Requires: WORD...` runs on a file only
-when one of the WORDs is in it as a whole word (no patch writes such a word);
+when one of the WORDs is in its code (comments and literals aside) as a
+whole word (no patch writes such a word);
 $VAR stands for the words of that environment variable (unset or empty: the
 .cocci does not run).  The .cocci a file needs run in one spatch process,
 their text combined by wqport_combine; in patch mode a .cocci whose head says
@@ -90,6 +95,8 @@ PROG = 'apply-stage'
 MODES = ('patch', 'report', 'context', 'org')
 # print_report's line: FILE:LINE:COLUMNS: MSG
 REPORT = re.compile(r'^(.*):(\d+):[0-9-]*: wqport\[(W\d*)\]: (.*)$')
+# what spatch never matches: comments, string and character literals
+NOT_CODE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
 LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]*)"', re.M)
 # Debian's own python3 for spatch's embedded Python: a python3 earlier on
 # PATH (a pyenv shim, say) costs seconds per patch to start, or may not match.
@@ -277,31 +284,65 @@ class Stage:
         """Apply the stage (or its patch ONLY) to FILES in MODE, with ENV
         added to the environment of the hooks and of spatch.  FILES are
         never written: in patch mode Result.changed holds the new text of
-        each file that changed."""
+        each file that changed.  Files whose patches take the same
+        arguments share spatch runs (spatch --file-groups: each file matched
+        on its own)."""
         if mode not in MODES:
             raise StageError(f'bad mode {mode}')
         patches = [self.patch(only)] if only else self.patches
-        env = dict(env or {})
-        run = _Run(self, mode, patches, env)
+        run = _Run(self, mode, patches, dict(env or {}))
         with tempfile.TemporaryDirectory(prefix='wqport-stage.') as tmp:
             run.tmp = tmp
-            for n, path in enumerate(files, 1):
-                try:
-                    with open(path, 'rb') as f:
-                        f.read(0)
-                except OSError:
+            readable = []
+            for path in files:
+                if os.access(path, os.R_OK):
+                    readable.append(path)
+                else:
                     run.fail(path, f'{path}: cannot read')
-                    continue
-                getattr(run, mode if mode in ('patch', 'report') else 'view')(
-                    path, os.path.join(tmp, str(n)))
+            copies = [run.copy(path, os.path.join(tmp, str(n)))
+                      for n, path in enumerate(readable, 1)]
+            # (the spatch runs' Python finds what prepare() left here)
+            run.env['WQPORT_PARSE_LOGS'] = run.spenv['WQPORT_PARSE_LOGS'] = \
+                os.path.join(tmp, 'parse-logs')
+            self._hook('prepare', run.env, [c[0] for c in copies])
+            jobs = [run.start(path, *copy) for path, copy in zip(readable, copies)]
+            # The files that need patches with the same arguments share
+            # runs: each gets the patches any of them needs (a patch a
+            # file does not need has nothing to do there).
+            batches = {}
+            for job in jobs:
+                if job.patches:
+                    key = id(job) if mode in ('context', 'org') else tuple(job.args)
+                    batches.setdefault(key, []).append(job)
+            for batch in batches.values():
+                names = {p.name for job in batch for p in job.patches}
+                for job in batch:
+                    job.patches = [p for p in patches if p.name in names]
+                run.apply(batch)
+            for job in jobs:
+                run.finish(job)
         res = run.result
         res.findings = sorted(set(res.findings),
                               key=lambda f: (f.file, f.line, f'wqport[{f.id}]: {f.reason}'))
         return res
 
 
+@dataclass
+class _Job:
+    """One file of a run: the copy spatch reads, what it gets."""
+    path: str                   # the file as given
+    file: str                   # what spatch reads (a copy, or path itself)
+    latin: bool = False         # the copy is transcoded from Latin-1
+    plan: Plan = None
+    patches: list = field(default_factory=list)
+    args: list = field(default_factory=list)
+    ok: bool = True
+    out: list = field(default_factory=list)     # spatch's stdout
+    before: bytes = b''                         # the copy before a batch's run
+
+
 class _Run:
-    """One Stage.run(): its spatch runs, file by file."""
+    """One Stage.run(): its spatch runs."""
 
     def __init__(self, stage, mode, patches, env):
         self.stage, self.mode, self.patches = stage, mode, patches
@@ -310,6 +351,7 @@ class _Run:
         self.env = dict(env, WQPORT_APPLY_STAGE='1', WQPORT_COCCI_DIR=stage.dir)
         self.result = Result()
         self.tmp = None
+        self.lists = 0                  # --file-groups lists written
         self.spenv = dict(os.environ, **self.env)
         self.spatch = self.spenv.get('SPATCH', 'spatch')
         self.flags = ['--very-quiet', '--no-includes', '--timeout', '120']
@@ -326,29 +368,89 @@ class _Run:
 
     def selected(self, mode, path, skip=()):
         with open(path, encoding='latin-1') as f:
-            text = f.read()
+            text = NOT_CODE.sub(' ', f.read())
         env = dict(os.environ, **self.env)
         return [p for p in self.patches if mode in p.modes and p.name not in skip
                 and p.needed(text, env)]
 
-    def patch(self, path, tmp):
+    def copy(self, path, tmp):
+        """(what spatch reads for PATH, whether it is transcoded): in patch
+        mode a work copy in TMP; else PATH itself, or a copy in TMP if it is
+        not UTF-8 or the stage's hooks hide some of it from the report."""
+        if self.mode == 'patch':
+            return copy_with_includes(path, tmp)
+        with open(path, 'rb') as f:
+            utf8 = is_utf8(f.read())
+        # (stage 2: the branches of older kernels hidden, line for line)
+        hide = self.mode == 'report' and self.stage._hook('report_view', self.env, path,
+                                                          default=False)
+        if utf8 and not hide:
+            return path, False
+        view, latin = copy_with_includes(path, tmp)
+        if hide:
+            self.stage._hook('view', self.env, view)
+        return view, latin
+
+    def start(self, path, file, latin):
+        """PATH's job on FILE, its copy: in patch mode masked as the stage's
+        plan says; the patches it needs and their arguments."""
         stage = self.stage
-        work, latin = copy_with_includes(path, tmp)
-        try:
-            plan = stage._hook('plan', self.env, work, default=Plan())
-            if plan.mask:
-                stage._hook('mask', self.env, work)
-            sel = self.selected('patch', work, plan.skip)
-            args = [a for d in plan.defines for a in ('-D', d)] + plan.args
-            if sel and not self.run_set(path, work, sel, args):
+        if self.mode != 'patch':
+            return _Job(path, file, patches=self.selected(self.mode, file))
+        plan = stage._hook('plan', self.env, file, default=Plan())
+        if plan.mask:
+            stage._hook('mask', self.env, file)
+        return _Job(path, file, latin, plan, self.selected('patch', file, plan.skip),
+                    [a for d in plan.defines for a in ('-D', d)] + plan.args)
+
+    def apply(self, batch):
+        """The patches the jobs of BATCH share, on all of them in the same
+        spatch runs; a file a run failed on is run again on its own, from
+        where it started, so that the failure is its alone and said."""
+        if len(batch) == 1:
+            self.run_set(batch)
+            return
+        if self.mode == 'patch':
+            for job in batch:
+                with open(job.file, 'rb') as f:
+                    job.before = f.read()
+        self.run_set(batch, quiet=True)
+        for job in batch:
+            if job.ok:
+                continue
+            job.ok, job.out = True, []
+            if self.mode == 'patch':
+                with open(job.file, 'wb') as f:
+                    f.write(job.before)
+            self.run_set([job])
+
+    def finish(self, job):
+        """patch mode: the new text; report: the findings; context, org:
+        the output, with the copy's name put back as the file's."""
+        path = job.path
+        if self.mode != 'patch':
+            out = ''.join(job.out)
+            if self.mode != 'report':
+                self.result.output += out.replace(job.file, path)
                 return
-            if plan.mask:
-                stage._hook('unmask', self.env, work)
+            for line in out.splitlines():
+                m = REPORT.match(line)
+                if m:
+                    file = path if m.group(1) == job.file else m.group(1)
+                    self.result.findings.append(Finding(file, int(m.group(2)), m.group(3),
+                                                        m.group(4)))
+            return
+        stage = self.stage
+        try:
+            if not job.ok:
+                return
+            if job.plan.mask:
+                stage._hook('unmask', self.env, job.file)
+            with open(job.file, 'rb') as f:
+                out = f.read()
         finally:
-            stage._hook('forget', self.env, work)
-        with open(work, 'rb') as f:
-            out = f.read()
-        if latin:
+            stage._hook('forget', self.env, job.file)
+        if job.latin:
             try:
                 out = out.decode('utf-8').encode('latin-1')
             except (UnicodeDecodeError, UnicodeEncodeError):
@@ -359,83 +461,75 @@ class _Run:
             if f.read() != out:
                 self.result.changed[path] = out
 
-    def _view(self, path, tmp):
-        """The path spatch should read for PATH: itself if it is UTF-8 and
-        the stage hides nothing from its report, else a copy."""
-        with open(path, 'rb') as f:
-            utf8 = is_utf8(f.read())
-        hide = self.mode == 'report' and self.stage._hook('report_view', self.env, path,
-                                                          default=False)
-        if utf8 and not hide:
-            return path
-        view, _ = copy_with_includes(path, tmp)
-        if hide:
-            self.stage._hook('view', self.env, view)
-        return view
-
-    def report(self, path, tmp):
-        view = self._view(path, tmp)
-        sel = self.selected('report', view)
-        out = []
-        if sel:
-            self.run_set(path, view, sel, [], out)
-        for line in ''.join(out).splitlines():
-            m = REPORT.match(line)
-            if m:
-                file = path if m.group(1) == view else m.group(1)
-                self.result.findings.append(Finding(file, int(m.group(2)), m.group(3),
-                                                    m.group(4)))
-
-    def view(self, path, tmp):
-        """context or org mode: each patch's output, as spatch writes it."""
-        view = self._view(path, tmp)
-        for p in self.selected(self.mode, view):
-            out = []
-            if not self.spatch_run(['-D', self.mode, '--sp-file', p.path, view], out):
-                self.fail(path, f'{path}: spatch failed with {p.name}')
-            self.result.output += ''.join(out).replace(view, path)
-
-    def run_set(self, path, file, patches, args, out=None):
-        """Apply PATCHES to FILE (patch mode: FILE rewritten; report: the
-        output appended to OUT) in as few spatch runs as they allow: in
-        report mode one, since no rule rewrites anything; in patch mode one
-        per group, a group ending before a patch that starts a run.  A
-        report run that fails is run again one patch at a time.  Returns
-        whether every run succeeded."""
-        mode = 'patch' if out is None else 'report'
+    def run_set(self, batch, quiet=False):
+        """The patches of BATCH (jobs that share them and their arguments)
+        on its files, in as few spatch runs as they allow: in report mode
+        one, since no rule rewrites anything; in patch mode one per group,
+        a group ending before a patch that starts a run; context and org,
+        one per patch.  A report run that fails is run again one patch at a
+        time.  QUIET: stop at the first failure and say nothing (apply()
+        runs the files again one at a time).  Returns whether every run
+        succeeded."""
         groups = []
-        for p in patches:
-            if groups and self.combine and (mode == 'report' or not p.starts_run):
+        for p in batch[0].patches:
+            if groups and self.combine and (self.mode == 'report' or self.mode == 'patch'
+                                            and not p.starts_run):
                 groups[-1].append(p)
             else:
                 groups.append([p])
         ok = True
         for grp in groups:
-            if self.run_group(path, file, grp, args, out):
+            live = [job for job in batch if job.ok]
+            if not live:
+                break
+            if self.run_group(live, grp, quiet):
                 continue
-            if mode == 'patch':
-                return False
             ok = False
+            if quiet or self.mode == 'patch':
+                break
             if len(grp) > 1:
                 for p in grp:
-                    self.run_group(path, file, [p], args, out)
-        return ok
+                    self.run_group(live, [p], quiet)
+        for job in batch if not ok else ():
+            job.ok = False
+        return ok and all(job.ok for job in batch)
 
-    def run_group(self, path, file, grp, args, out):
+    def run_group(self, batch, grp, quiet):
+        """One spatch run of the patches GRP (combined) on BATCH's files;
+        their Python clashing, one run per patch."""
         sp = self.combined(grp)
-        if sp is None:                  # their Python clashes: one at a time
-            for p in grp:
-                if not self.run_group(path, file, [p], args, out):
-                    return False
+        if sp is None:
+            return all(self.run_group(batch, [p], quiet) for p in grp)
+        files = [job.file for job in batch]
+        if len(files) > 1:
+            self.lists += 1
+            lst = os.path.join(self.tmp, 'groups-%d' % self.lists)
+            with open(lst, 'w') as f:
+                f.write('\n\n'.join(files) + '\n')
+            files = ['--file-groups', lst]
+        cmd = ['-D', self.mode] + batch[0].args + ['--sp-file', sp]
+        cmd += ['--in-place'] + files if self.mode == 'patch' else files
+        ok, out, err = self.spatch_run(cmd)
+        if not ok:
+            if not quiet:
+                self.result.errors.append(err)
+                self.fail(batch[0].path, f'{batch[0].path}: spatch failed with ' +
+                          ' '.join(p.name for p in grp))
+            return False
+        if len(batch) == 1:
+            batch[0].out.append(out)
             return True
-        if out is None:
-            cmd = ['-D', 'patch'] + args + ['--sp-file', sp, '--in-place', file]
-        else:
-            cmd = ['-D', 'report'] + args + ['--sp-file', sp, file]
-        if self.spatch_run(cmd, out):
-            return True
-        self.fail(path, f'{path}: spatch failed with ' + ' '.join(p.name for p in grp))
-        return False
+        by_file = {job.file: job for job in batch}
+        # spatch given many files goes on past one it fails on, and says so
+        # on stderr: that file's changes are not written, its report is cut
+        for m in re.finditer(r'^EXN: .* in (.+)$', err, re.M):
+            if m.group(1) in by_file:
+                by_file[m.group(1)].ok = False
+        for line in out.splitlines(keepends=True):
+            m = REPORT.match(line)
+            # a line of no file of the batch is kept, under its own name
+            ((by_file.get(m.group(1)) if m else None) or batch[0]).out.append(line)
+        return True
 
     def combined(self, grp):
         """The path of one semantic patch made of GRP (itself for one), or
@@ -459,27 +553,23 @@ class _Run:
                 f.write(text)
         return sp
 
-    def spatch_run(self, args, out=None):
-        """spatch with ARGS; its stdout appended to OUT (a list) or dropped.
-        Returns whether it succeeded; a run where no rule applies (every
-        rule's dependencies false for the file) is not a failure."""
+    def spatch_run(self, args):
+        """spatch with ARGS: (whether it succeeded, stdout, stderr).  A run
+        where no rule applies (every rule's dependencies false for the
+        file) is not a failure."""
         try:
             res = subprocess.run([self.spatch] + self.flags + args, env=self.spenv,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True, errors='replace', check=False)
         except OSError as e:
-            self.result.errors.append(f'{PROG}: {self.spatch}: {e.strerror}')
-            return False
+            return False, '', f'{PROG}: {self.spatch}: {e.strerror}'
         if res.returncode == 0:
             if self.verbose and res.stderr:
                 sys.stderr.write(res.stderr)
-            if out is not None:
-                out.append(res.stdout)
-            return True
+            return True, res.stdout, res.stderr
         if re.search(r'^No rules apply', res.stderr, re.M):
-            return True
-        self.result.errors.append(res.stderr.rstrip('\n'))
-        return False
+            return True, '', ''
+        return False, '', res.stderr.rstrip('\n')
 
 
 def main(argv=None):

@@ -39,6 +39,8 @@ def plan(path):
     return p
 
 
+# the copies of a run, before plan() reads any: their parse in one spatch
+prepare = wqport_tq.preparse
 mask = wqport_tq.mask
 unmask = wqport_tq.unmask
 forget = wqport_tq.forget

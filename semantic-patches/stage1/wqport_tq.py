@@ -14,6 +14,7 @@
 # every #ifdef branch counts, and a name match is enough to block.
 
 import bisect
+import hashlib
 import json
 import os
 import re
@@ -40,13 +41,71 @@ TQ_TOKENS = (r"\b(tq_struct|queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|
              r"(\.|->)\s*routine\b")
 
 
+_parse_logs = {}     # path -> (its text, spatch --parse-c's log of it) (preparse())
+
+
+def _parse_log_file(path):
+    """Where preparse() leaves PATH's log for the spatch runs that follow
+    (their Python is another process): under $WQPORT_PARSE_LOGS, if set."""
+    d = os.environ.get("WQPORT_PARSE_LOGS")
+    if not d:
+        return None
+    return os.path.join(d, hashlib.sha1(os.path.abspath(path).encode()).hexdigest())
+
+
+def preparse(paths):
+    """spatch --parse-c on PATHS in one process, each one's log kept for
+    unparsed() while the file stays as it was: one spatch start-up for the
+    files of a run.  spatch --parse-c parses each file on its own and heads
+    its log with "PARSING: FILE"."""
+    if len(paths) < 2:
+        return
+    texts = {}
+    for path in paths:
+        try:
+            with open(path, encoding="latin-1") as fh:
+                texts[path] = fh.read()
+        except OSError:
+            pass
+    try:
+        res = subprocess.run([os.environ.get("SPATCH", "spatch"), "--parse-c", "--no-includes"]
+                             + list(texts), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             timeout=120 * len(texts))
+    except (OSError, subprocess.SubprocessError):
+        return
+    parts = re.split(r"^PARSING: (.*)\n", res.stdout.decode("latin-1"), flags=re.M)
+    for name, log in zip(parts[1::2], parts[2::2]):
+        if name not in texts:
+            continue
+        _parse_logs[name] = (texts[name], log)
+        where = _parse_log_file(name)
+        if where:
+            os.makedirs(os.path.dirname(where), exist_ok=True)
+            with open(where, "w", encoding="latin-1") as fh:
+                fh.write(texts[name] + "\0" + log)
+
+
+def _preparsed(path):
+    """preparse()'s log of PATH if the file is still as it was parsed."""
+    raw, log = _parse_logs.pop(path, (None, None))
+    where = _parse_log_file(path)
+    if raw is None and where and os.path.exists(where):
+        with open(where, encoding="latin-1") as fh:
+            raw, _, log = fh.read().partition("\0")
+    if raw is None or (_source(path) or (None,))[0] != raw:
+        return None                     # not parsed, or changed since
+    return log
+
+
 def unparsed(path, text):
     """(first, last, error line) of each region spatch --parse-c gives up on."""
+    log = _preparsed(path)
     try:
-        res = subprocess.run([os.environ.get("SPATCH", "spatch"), "--parse-c", "--no-includes",
-                              path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             timeout=120)
-        log = res.stdout.decode("latin-1")
+        if log is None:
+            res = subprocess.run([os.environ.get("SPATCH", "spatch"), "--parse-c",
+                                  "--no-includes", path], stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, timeout=120)
+            log = res.stdout.decode("latin-1")
     except (OSError, subprocess.SubprocessError):
         return [(1, text.count("\n") + 1, 1)]
     lines = text.split("\n")
