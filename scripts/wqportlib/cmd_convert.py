@@ -170,10 +170,7 @@ def spatch():
 
 def spatch_parses(path):
     """None, or 'LINE:COL' of the first place spatch cannot parse."""
-    res = subprocess.run([spatch(), '--parse-c', '--no-includes', path],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         errors='replace', check=False)
-    for line in res.stdout.splitlines():
+    for line in (wqport_tq.parse_log(path) or '').splitlines():
         m = PARSE_ERROR.match(line)
         if m:
             return f'{m.group(2)}:{m.group(3)}'

@@ -41,32 +41,52 @@ TQ_TOKENS = (r"\b(tq_struct|queue_task|schedule_task|INIT_TQUEUE|PREPARE_TQUEUE|
              r"(\.|->)\s*routine\b")
 
 
-_parse_logs = {}     # path -> (its text, spatch --parse-c's log of it) (preparse())
+_parse_logs = {}     # sha1 of a text -> spatch --parse-c's log of it
 
 
-def _parse_log_file(path):
-    """Where preparse() leaves PATH's log for the spatch runs that follow
-    (their Python is another process): under $WQPORT_PARSE_LOGS, if set."""
+def _parse_log_file(digest):
+    """Where the log of a text goes for the other processes of a run (the
+    spatch runs' Python): under $WQPORT_PARSE_LOGS, if set."""
     d = os.environ.get("WQPORT_PARSE_LOGS")
-    if not d:
-        return None
-    return os.path.join(d, hashlib.sha1(os.path.abspath(path).encode()).hexdigest())
+    return os.path.join(d, digest) if d else None
+
+
+def _keep_log(digest, log):
+    _parse_logs[digest] = log
+    where = _parse_log_file(digest)
+    if where:
+        os.makedirs(os.path.dirname(where), exist_ok=True)
+        with open(where + ".part", "w", encoding="latin-1") as fh:
+            fh.write(log)
+        os.replace(where + ".part", where)
+
+
+def _digest(text):
+    return hashlib.sha1(text.encode("latin-1", "replace")).hexdigest()
 
 
 def preparse(paths):
     """spatch --parse-c on PATHS in one process, each one's log kept for
-    unparsed() while the file stays as it was: one spatch start-up for the
-    files of a run.  spatch --parse-c parses each file on its own and heads
-    its log with "PARSING: FILE"."""
-    if len(paths) < 2:
-        return
+    parse_log() (and under $WQPORT_PARSE_LOGS): one spatch start-up for
+    the files of a run.  spatch
+    --parse-c parses each file on its own and heads its log with
+    "PARSING: FILE"."""
     texts = {}
     for path in paths:
         try:
             with open(path, encoding="latin-1") as fh:
-                texts[path] = fh.read()
+                text = fh.read()
         except OSError:
-            pass
+            continue
+        digest = _digest(text)
+        if digest in _parse_logs:
+            _keep_log(digest, _parse_logs[digest])     # for the spatch runs too
+        else:
+            texts[path] = text
+    if len(texts) < 2:
+        for path, text in texts.items():
+            parse_log(path, text)
+        return
     try:
         res = subprocess.run([os.environ.get("SPATCH", "spatch"), "--parse-c", "--no-includes"]
                              + list(texts), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -75,38 +95,43 @@ def preparse(paths):
         return
     parts = re.split(r"^PARSING: (.*)\n", res.stdout.decode("latin-1"), flags=re.M)
     for name, log in zip(parts[1::2], parts[2::2]):
-        if name not in texts:
-            continue
-        _parse_logs[name] = (texts[name], log)
-        where = _parse_log_file(name)
-        if where:
-            os.makedirs(os.path.dirname(where), exist_ok=True)
-            with open(where, "w", encoding="latin-1") as fh:
-                fh.write(texts[name] + "\0" + log)
+        if name in texts:
+            _keep_log(_digest(texts[name]), log)
 
 
-def _preparsed(path):
-    """preparse()'s log of PATH if the file is still as it was parsed."""
-    raw, log = _parse_logs.pop(path, (None, None))
-    where = _parse_log_file(path)
-    if raw is None and where and os.path.exists(where):
+def parse_log(path, text=None):
+    """spatch --parse-c's log of PATH, whose text is TEXT (default: read
+    now); None if spatch cannot be run.  Kept by the text's digest: a run
+    parses a text once, whichever copy of it is asked for."""
+    if text is None:
+        try:
+            with open(path, encoding="latin-1") as fh:
+                text = fh.read()
+        except OSError:
+            return None
+    digest = _digest(text)
+    if digest in _parse_logs:
+        return _parse_logs[digest]
+    where = _parse_log_file(digest)
+    if where and os.path.exists(where):
         with open(where, encoding="latin-1") as fh:
-            raw, _, log = fh.read().partition("\0")
-    if raw is None or (_source(path) or (None,))[0] != raw:
-        return None                     # not parsed, or changed since
-    return log
+            _parse_logs[digest] = fh.read()
+        return _parse_logs[digest]
+    try:
+        res = subprocess.run([os.environ.get("SPATCH", "spatch"), "--parse-c", "--no-includes",
+                              path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    _keep_log(digest, res.stdout.decode("latin-1"))
+    return _parse_logs[digest]
 
 
 def unparsed(path, text):
     """(first, last, error line) of each region spatch --parse-c gives up on."""
-    log = _preparsed(path)
-    try:
-        if log is None:
-            res = subprocess.run([os.environ.get("SPATCH", "spatch"), "--parse-c",
-                                  "--no-includes", path], stdout=subprocess.PIPE,
-                                 stderr=subprocess.STDOUT, timeout=120)
-            log = res.stdout.decode("latin-1")
-    except (OSError, subprocess.SubprocessError):
+    src = _source(path)
+    log = parse_log(path, src[0]) if src else None
+    if log is None:
         return [(1, text.count("\n") + 1, 1)]
     lines = text.split("\n")
     regions, prev_end = [], 0
