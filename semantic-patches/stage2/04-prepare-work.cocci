@@ -42,7 +42,7 @@ virtual report
 import re
 INITS = {}      # file -> set of item keys initialised by INIT_/DECLARE_
 SAFE = set()    # (file, line, col) of PREPAREs proven safe
-HANDLERS = set()   # names used as work handlers
+HANDLERS = set()   # names used as work handlers in the current file
 QUEUES = {}     # file -> {item key: [(line, col, function)]} every queueing
                 # or delayed use of an item
 PLAIN = {}      # file -> {(line, col) of a queue_work: its queue}
@@ -69,6 +69,12 @@ def pw_item_key(x):
     if m:
         return ('var', m.group(1))
     return ('expr', x)
+
+// a new file: forget the handlers of the previous one (one spatch process
+// may see many files: make coccicheck, apply-stage FILE...)
+@script:python@
+@@
+HANDLERS.clear()
 
 @inw@
 identifier i =~ "^INIT_(DELAYED_)?WORK$";

@@ -586,7 +586,8 @@ F_CURFILE[0] = p[0].file
 SEEN.setdefault(p[0].file, set()).add(int(p[0].line))
 FIRSTFS[p[0].file] = min(FIRSTFS.get(p[0].file, 1 << 30), int(p[0].line))
 FS_FUNCS.setdefault(p[0].file, set()).add(p[0].current_element)
-if UNTYPED_SZ - TYPED_SZ:
+# (the sizeofs of this file: one process may see many files)
+if any(k[0] == p[0].file for k in UNTYPED_SZ - TYPED_SZ):
     UNKNOWN_SIZEOF.add(p[0].file)
 
 @script:python depends on report@
