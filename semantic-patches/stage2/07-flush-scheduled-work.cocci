@@ -93,11 +93,6 @@ def plan(file):
         return None, 'flush_scheduled_work(): more than three items; flush each by hand'
     return out, None
 
-def strip_comments(t):
-    t = re.sub(r'/\*.*?\*/', lambda m: '\n' * m.group(0).count('\n') + ' ',
-               t, flags=re.S)
-    return re.sub(r'//[^\n]*', ' ', t)
-
 F_TEXT = {}      # file -> its text, comments blanked (read once)
 
 def f_file_text(file):
@@ -106,7 +101,7 @@ def f_file_text(file):
     if file not in F_TEXT:
         try:
             with open(file, encoding='latin-1') as f:
-                F_TEXT[file] = strip_comments(f.read())
+                F_TEXT[file] = wqport_module('wqport_ctext').blank_comments(f.read())
         except OSError:
             F_TEXT[file] = None
     return F_TEXT[file]
@@ -134,25 +129,9 @@ def only_instance(file, T):
     tag = m.group(1)
     if not re.search(r'\bstruct\s+%s\s*\{' % tag, text):
         return None
-    inst = []
-    for mm in re.finditer(r'\bstruct\s+%s\b\s*(.)' % tag, text):
-        c = mm.group(1)
-        if c in '*{;':
-            continue            # pointer, definition, forward declaration
-        if c in ',)':           # a type argument: container_of() is fine
-            before = text[:mm.start()].rstrip()
-            if re.search(r'\bsizeof\s*\($', before):
-                return None
-            continue
-        rest = text[mm.end() - 1:]
-        d = re.match(r'(?:const\s+|volatile\s+|__\w+\s+)*(\w+)\s*([;=\[,])', rest)
-        if not d or d.group(2) == ',':
-            return None
-        if d.group(2) == '[':       # an array: one dimension, then ; or =
-            a = re.match(r'\[[^\[\]]*\]\s*([;=])', rest[d.end() - 1:])
-            if not a:
-                return None
-        inst.append((d.group(1), text[:mm.start()].count('\n') + 1, d.group(2) == '['))
+    inst = wqport_module('wqport_ctext').struct_instances(text, tag)
+    if inst is None:
+        return None
     if len(inst) != 1 or inst[0][0] not in F_GLOBALS.get(file, set()):
         return None
     # declared above every flush_scheduled_work() that would name it
@@ -161,40 +140,10 @@ def only_instance(file, T):
     return ('[] ' if inst[0][2] else '') + inst[0][0]
 
 def all_initialised(file, g, f):
-    """Whether a loop over the whole of array g (for (i = 0; i < N or
-    ARRAY_SIZE(g); ...) with N g's dimension) initialises field f of its
-    elements: INIT_WORK/INIT_DELAYED_WORK(&X.f or &X->f, ...) in its body."""
+    """Whether a loop over the whole of array g initialises field f of its
+    elements (wqport_ctext.loop_initialises)."""
     text = f_file_text(file)
-    if text is None:
-        return False
-    m = re.search(r'\b%s\s*\[\s*([^\[\]]*?)\s*\]\s*[;=]' % re.escape(g), text)
-    if not m:
-        return False
-    bounds = {f_norm(m.group(1)), 'ARRAY_SIZE(%s)' % g}
-    for fm in re.finditer(r'\bfor\s*\(\s*(?:int\s+|unsigned\s+int\s+|unsigned\s+)?(\w+)\s*=\s*0\s*;'
-                          r'\s*\1\s*<\s*([^;]+?)\s*;[^;{}]*?\)', text):
-        if f_norm(fm.group(2)) not in bounds:
-            continue
-        # the body of the loop: a brace block, or one statement
-        j = fm.end()
-        while j < len(text) and text[j].isspace():
-            j += 1
-        if j < len(text) and text[j] == '{':
-            depth, k = 0, j
-            while k < len(text):
-                if text[k] == '{':
-                    depth += 1
-                elif text[k] == '}':
-                    depth -= 1
-                k += 1
-                if depth == 0:
-                    break
-            body = text[j:k]
-        else:
-            body = text[j:text.find(';', j) + 1]
-        if re.search(r'\bINIT_(?:DELAYED_)?WORK\s*\(\s*&[^,;]*(?:\.|->)\s*%s\s*,' % re.escape(f), body):
-            return True
-    return False
+    return text is not None and wqport_module('wqport_ctext').loop_initialises(text, g, f)
 
 def single_instance(file, x):
     """&p->f of a per-device item whose structure has only one instance g

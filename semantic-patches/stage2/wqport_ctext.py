@@ -6,7 +6,8 @@ item's expression, the parameters of the macro around a line.  Used by
 02-work-handler.cocci and 07-flush-scheduled-work.cocci; tests in
 tests/unit.
 
-Text given to these functions has its comments blanked (uncomment())."""
+Text given to these functions has its comments blanked (uncomment(), or
+blank_comments() where line numbers must stay)."""
 import re
 
 # data that is a constant: a number, a character, a string, cast or not
@@ -17,6 +18,14 @@ CONST = re.compile(r'^(?:\([\w\s*]+\))?\(?-?(?:0[xX][0-9a-fA-F]+|\d+)[uUlL]*\)?$
 def uncomment(text):
     """text with its comments replaced by a space."""
     return re.sub(r'/\*.*?\*/|//[^\n]*', ' ', text, flags=re.S)
+
+
+def blank_comments(text):
+    """text with each comment replaced by a space and the newlines it held:
+    line numbers stay."""
+    text = re.sub(r'/\*.*?\*/', lambda m: '\n' * m.group(0).count('\n') + ' ', text,
+                  flags=re.S)
+    return re.sub(r'//[^\n]*', ' ', text)
 
 
 def norm(s):
@@ -153,3 +162,57 @@ def macro_at(text, line):
     if not m:
         return None
     return m.group(1), [a.strip() for a in m.group(2).split(',') if a.strip()]
+
+
+def struct_instances(text, tag):
+    """The objects of type struct TAG that text (comments blanked, lines
+    kept) declares: [(name, line, whether a one-dimensional array)]; None
+    when they cannot all be told (a declarator list, an array of more
+    dimensions, an object of an unread form, sizeof(struct TAG)).
+    Pointers, the definition, forward declarations and type arguments
+    (container_of(p, struct TAG, f)) declare none."""
+    inst = []
+    for m in re.finditer(r'\bstruct\s+%s\b\s*(.)' % re.escape(tag), text):
+        c = m.group(1)
+        if c in '*{;':
+            continue
+        if c in ',)':
+            if re.search(r'\bsizeof\s*\($', text[:m.start()].rstrip()):
+                return None
+            continue
+        rest = text[m.end() - 1:]
+        d = re.match(r'(?:const\s+|volatile\s+|__\w+\s+)*(\w+)\s*([;=\[,])', rest)
+        if not d or d.group(2) == ',':
+            return None
+        if d.group(2) == '[' and not re.match(r'\[[^\[\]]*\]\s*[;=]', rest[d.end() - 1:]):
+            return None
+        inst.append((d.group(1), text.count('\n', 0, m.start()) + 1, d.group(2) == '['))
+    return inst
+
+
+def loop_initialises(text, g, f):
+    """Whether a loop over the whole of array g (for (i = 0; i < N or
+    ARRAY_SIZE(g); ...), N g's dimension) initialises field f of its
+    elements: INIT_WORK or INIT_DELAYED_WORK(&X.f or &X->f, ...) in its
+    body (a brace block, or one statement)."""
+    m = re.search(r'\b%s\s*\[\s*([^\[\]]*?)\s*\]\s*[;=]' % re.escape(g), text)
+    if not m:
+        return False
+    bounds = {norm(m.group(1)), 'ARRAY_SIZE(%s)' % g}
+    for fm in re.finditer(r'\bfor\s*\(\s*(?:int\s+|unsigned\s+int\s+|unsigned\s+)?(\w+)\s*=\s*0\s*;'
+                          r'\s*\1\s*<\s*([^;]+?)\s*;[^;{}]*?\)', text):
+        if norm(fm.group(2)) not in bounds:
+            continue
+        j = fm.end()
+        while j < len(text) and text[j].isspace():
+            j += 1
+        if j < len(text) and text[j] == '{':
+            body = braced(text, j + 1)
+            if body is None:
+                body = text[j:]                 # unbalanced: the rest
+        else:
+            body = text[j:text.find(';', j) + 1]
+        if re.search(r'\bINIT_(?:DELAYED_)?WORK\s*\(\s*&[^,;]*(?:\.|->)\s*%s\s*,'
+                     % re.escape(f), body):
+            return True
+    return False
