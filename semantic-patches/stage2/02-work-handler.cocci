@@ -360,9 +360,10 @@ def is_renamed(f):
     return k is not None and not k.get('wrap') and (H_CURFILE[0], f) in COLLIDE
 
 def is_handler_name(f):
-    # H_USES is per file, and H_CURFILE is not set yet when hdef runs: a name
-    # that is a handler in some file seen so far is enough to look further
-    return any(f in u for u in H_USES.values()) or f in FOREIGN_USES or f in FOREIGN_BLOCKED
+    # a handler of this file: the scripts of ini, dec and ddec, which run
+    # before hdef, set H_CURFILE to the file of the uses they record (a file
+    # with none keeps None: only the handlers other files register count)
+    return f in H_USES.get(H_CURFILE[0], {}) or f in FOREIGN_USES or f in FOREIGN_BLOCKED
 
 def h_say(p, wid, msg):
     """Report msg at p once, under its stable ID wid (docs/reasons/)."""
