@@ -369,9 +369,8 @@ class _Run:
     def selected(self, mode, path, skip=()):
         with open(path, encoding='latin-1') as f:
             text = NOT_CODE.sub(' ', f.read())
-        env = dict(os.environ, **self.env)
         return [p for p in self.patches if mode in p.modes and p.name not in skip
-                and p.needed(text, env)]
+                and p.needed(text, self.spenv)]
 
     def copy(self, path, tmp):
         """(what spatch reads for PATH, whether it is transcoded): in patch
