@@ -53,250 +53,50 @@ virtual report
 
 @initialize:python@
 @@
-import re
-
-DELAYED = {}    # file -> set of item keys used with a delayed call
-BAD = {}        # file -> set of item keys used in other ways
-KNOWN = {}      # file -> set of (line, col) of uses in known calls
-CURFILE = [None]
-REPORT = False
-ORG = False
-REPORTED = set()
-CANDIDATES = {} # file -> {function: (index, name) of a work_struct * parameter}
-PROTOS = {}     # file -> {function: index of a work_struct * parameter}, prototypes
-WRAPDEF = {}    # file -> {function: (index, name) of the parameter it delays}
-WRAPCALLS = {}  # file -> {function: [whether it passes an item, per call]}
-WRAPKEYS = {}   # file -> [(function, item key, position)] of wrapper calls
-WRAPARGS = {}   # file -> set of (line, item) passed to a wrapper
-POINTERS = []   # (position, item, function) of delayed calls through a pointer
-DECLARED = {}   # file -> set of item names declared in the file
-FIRST = {}      # file -> {key: position of its first delayed call}
-TYPED = {}      # (file, line, base, field) -> the structure of base->field / base.field
-DTYPES = {}     # file -> {field: set of structures of its delayed uses (None: not told)}
-UNTYPED = {}    # file -> set of field names some use of which does not tell its structure
-USES = []       # (item, position, delayed?) of this file's work calls
-WORKFIELDS = set()  # the field names of this file's work calls
-
 import os
-def env_names(var):
-    return set(os.environ.get(var, "").split())
-RUN_DELAYED = env_names("WQPORT_DELAYED")
-RUN_BAD = env_names("WQPORT_NOT_DELAYED")
-RUN_DECLARED = env_names("WQPORT_DECLARED")
-RUN_UNTYPED = env_names("WQPORT_UNTYPED")
-RUN_DTYPES = {}
-for w in env_names("WQPORT_DELAYED_TYPES"):
-    n, _, t = w.partition("/")
-    RUN_DTYPES.setdefault(n, set()).add(t.replace("+", " ") if t != "?" else None)
-def env_wrappers(var):
-    out = {}
-    for w in env_names(var):
-        if ":" in w:
-            out[w.split(":")[0]] = int(w.split(":")[1])
-    return out
-RUN_WRAPPERS = env_wrappers("WQPORT_WRAPPERS")
-# wrappers defined in the run, whose calls the facts must count
-RUN_CANDIDATES = env_wrappers("WQPORT_WRAPPER_CANDIDATES")
-IN_RUN = "WQPORT_DECLARED" in os.environ     # run by wqport convert, facts shared
-FACTS = os.environ.get("WQPORT_FACTS")
 
-def norm(s):
-    return re.sub(r'\s+', '', s)
-
-def item_key(x):
-    """&p->name / &s.name / &name (with an optional [i]) -> key, else None."""
-    x = norm(x)
-    if x.startswith('&(') and x.endswith(')'):
-        x = '&' + x[2:-1]
-    m = re.match(r'^&(.+)(->|\.)(\w+)(\[[^\]]*\])?$', x)
-    if m:
-        return ('field', m.group(3))
-    m = re.match(r'^&(\w+)(\[[^\]]*\])?$', x)
-    if m:
-        return ('var', m.group(1))
-    return None
-
-def say(p, wid, msg):
-    """Report msg at p once, under its stable ID wid (docs/reasons/)."""
-    msg = 'wqport[%s]: %s' % (wid, msg)
-    k = (p.file, p.line, p.column, msg)
-    if k in REPORTED:
-        return
-    REPORTED.add(k)
-    if REPORT:
-        import coccilib.report
-        coccilib.report.print_report(p, msg)
-    elif ORG:
-        import coccilib.org
-        coccilib.org.print_todo(p, msg)
-
-STRUCT = re.compile(r'^struct \w+$')
-
-def tname(t):
-    """A structure type as the facts keep it: `struct tag`, else None (a
-    typedef name does not say which struct tag it is)."""
-    t = ' '.join(t.split()) if t else None
-    return t if t and STRUCT.match(t) else None
-
-def use_type(x, pos):
-    """The structure holding field item x used at pos (a position: its file
-    and line), where the C source tells it (None: not a field, or not
-    told)."""
-    x = norm(x)
-    if x.startswith('&(') and x.endswith(')'):
-        x = '&' + x[2:-1]
-    m = re.match(r'^&(.+)(->|\.)(\w+)(\[[^\]]*\])?$', x)
-    if not m:
-        return None
-    return TYPED.get((pos.file, str(pos.line), m.group(1), m.group(3)))
-
-def dtypes(name):
-    """The structures whose field name is used with a delayed call, in this
-    file and the run (None: a use that does not tell)."""
-    out = set(DTYPES.get(CURFILE[0], {}).get(name, set())) | RUN_DTYPES.get(name, set())
-    if name in RUN_DELAYED and name not in RUN_DTYPES:
-        out.add(None)
-    return out
-
-def by_name(name):
-    """Whether every field called name is one item (some use does not tell
-    its structure, here or in the run)."""
-    return None in dtypes(name) or name in UNTYPED.get(CURFILE[0], set()) or \
-        name in RUN_UNTYPED
-
-def delayed(k, t=None):
-    """Whether item k (of structure t, a field's where known) is delayed."""
-    if k is None:
-        return False
-    if k[0] == 'var':
-        return k in DELAYED.get(CURFILE[0], set()) or k[1] in RUN_DELAYED
-    ds = dtypes(k[1])
-    if not ds:
-        return False
-    return by_name(k[1]) or t is None or t in ds
-
-def bad(k):
-    return k in BAD.get(CURFILE[0], set()) or k[1] in RUN_BAD
-
-def wrapper_index(f):
-    """Index of the work parameter of wrapper f, if f is one of the file's
-    or the run's."""
-    d = WRAPDEF.get(CURFILE[0], {}).get(f)
-    if d is not None:
-        return d[0]
-    if f in RUN_WRAPPERS:
-        return RUN_WRAPPERS[f]
-    if f in RUN_CANDIDATES:
-        return RUN_CANDIDATES[f]
-    return PROTOS.get(CURFILE[0], {}).get(f)
-
-def ok_wrapper(f):
-    """A wrapper whose every call passes an item (and there is one): in
-    the run (wqport convert shares that), else in this file."""
-    if IN_RUN and not FACTS:
-        return f in RUN_WRAPPERS
-    calls = WRAPCALLS.get(CURFILE[0], {}).get(f, [])
-    return f in WRAPDEF.get(CURFILE[0], {}) and bool(calls) and all(calls)
-
-def declaring_header(f, name):
-    """The header among f's includes that declares name, if stage 1's
-    module (beside this stage's directory) can find it."""
-    try:
-        import sys
-        sys.path.insert(0, os.path.join(wqport_dir(), "..", "stage1"))
-        import wqport_tq
-        dirs = os.environ.get("WQPORT_SEARCH_DIRS", "").split(os.pathsep)
-        return wqport_tq.declaring_header(f, name, dirs)
-    except Exception:
-        return None
-
-def wqport_dir():
-    if os.environ.get("WQPORT_COCCI_DIR"):
-        return os.environ["WQPORT_COCCI_DIR"]
+def wqport_module(name):
+    """wqport's Python module NAME, beside this .cocci (found from spatch's
+    command line, or $WQPORT_COCCI_DIR) or in ../stage1.  Every .cocci
+    with Python carries this same loader (tests/unit checks it): spatch
+    1.1.1 looks for an #include of SmPL in its working directory, so a
+    shared one would not be found under make coccicheck."""
+    import importlib
+    import sys
+    dirs = []
     try:
         argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
         for i, a in enumerate(argv[:-1]):
             if a in (b"--sp-file", b"--cocci-file"):
-                return os.path.dirname(os.path.abspath(argv[i + 1].decode()))
+                dirs.append(os.path.dirname(os.path.abspath(argv[i + 1].decode())))
+                break
     except (IOError, OSError):
         pass
-    return "."
+    if os.environ.get("WQPORT_COCCI_DIR"):
+        dirs.append(os.environ["WQPORT_COCCI_DIR"])
+    for d in dirs:
+        for x in (d, os.path.join(d, "..", "stage1")):
+            if x not in sys.path:
+                sys.path.insert(0, x)
+    return importlib.import_module(name)
 
-def ok_wrapper_param(f, p):
-    d = WRAPDEF.get(CURFILE[0], {}).get(f)
-    return ok_wrapper(f) and d is not None and d[1] == p
-
-def wrapper_call(fn, X, p):
-    """A call of wrapper fn that passes X where it delays its parameter."""
-    CURFILE[0] = p.file
-    k = item_key(X)
-    WRAPCALLS.setdefault(p.file, {}).setdefault(fn, []).append(k is not None)
-    if k is not None:
-        WRAPKEYS.setdefault(p.file, []).append((fn, k, p))
-        WRAPARGS.setdefault(p.file, set()).add((p.line, norm(X)))
-
-def one_work_param(f):
-    """A wrapper whose prototype can be told by its one work parameter: the
-    run's (defined elsewhere), or this file's with no other."""
-    return f in RUN_WRAPPERS or f in WRAPDEF.get(CURFILE[0], {})
-
-def is_wrapper_name(f):
-    return (f in RUN_WRAPPERS or f in WRAPDEF.get(CURFILE[0], {}) or
-            (FACTS is not None and (f in PROTOS.get(CURFILE[0], {}) or f in RUN_CANDIDATES)))
-
-def is_ditem(x, p):
-    return delayed(item_key(x), use_type(x, p[0]))
-
-def is_ok_item(x, p):
-    k = item_key(x)
-    return delayed(k, use_type(x, p[0])) and not bad(k)
-
-def is_ok_field(f, t):
-    """Field f of the structure t declares is a delayed item."""
-    k = ('field', f)
-    return delayed(k, tname(t)) and not bad(k)
-
-def use(x, px, is_delayed):
-    """A use of item x at px with a work call, for fact_use() once the
-    structures of the fields it names are known."""
-    USES.append((x, px, is_delayed))
-    k = item_key(x)
-    if k is not None and k[0] == 'field':
-        WORKFIELDS.add(k[1])
-
-def is_workfield(f):
-    return f in WORKFIELDS
-
-def fact_use(x, px, is_delayed):
-    """A use of item x at px with a work call: what its structure tells."""
-    k = item_key(x)
-    if k is None or k[0] != 'field':
-        return
-    t = tname(use_type(x, px))
-    if t is None:
-        UNTYPED.setdefault(px.file, set()).add(k[1])
-    if is_delayed:
-        DTYPES.setdefault(px.file, {}).setdefault(k[1], set()).add(t)
-
-def is_ok_var(v):
-    k = ('var', v)
-    return delayed(k) and not bad(k)
-
-def is_dfield(f):
-    return delayed(('field', f))
+# The decisions, and the tables the rules below fill: wqport_delayed.py
+# (tests/decisions tests it).
+WD = wqport_module("wqport_delayed")
+WD.configure(os.environ)
 
 // a new file: forget the previous one (one process may see many files)
 @script:python@
 @@
-CURFILE[0] = None
+WD.new_file()
 
 @script:python depends on report@
 @@
-REPORT = True
+WD.set_mode('report')
 
 @script:python depends on org@
 @@
-ORG = True
+WD.set_mode('org')
 
 // ---------------------------------------------------------------- facts
 
@@ -337,7 +137,7 @@ T { ...
 fld << decl.fld;
 p << decl.p;
 @@
-DECLARED.setdefault(p[0].file, set()).add(fld)
+WD.record_declared(fld, p[0])
 
 @ddecl@
 declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
@@ -355,7 +155,7 @@ DECLARE_DELAYED_WORK@p(n, es);
 n << ddecl.n;
 p << ddecl.p;
 @@
-DECLARED.setdefault(p[0].file, set()).add(n)
+WD.record_declared(n, p[0])
 
 // a field of a structure known by a typedef name only: its uses cannot
 // tell it from another structure's field of the same name
@@ -379,8 +179,7 @@ fld << tdecl.fld;
 T << tdecl.T;
 p << tdecl.p;
 @@
-if tname(T) is None:
-    UNTYPED.setdefault(p[0].file, set()).add(fld)
+WD.record_typedef_field(fld, T, p[0])
 
 // wrappers of delayed calls: a function with a struct work_struct *
 // parameter (dcall below tells whether it hands it to a delayed call)
@@ -398,7 +197,7 @@ P << wrap.P;
 n << wrap.n;
 pw << wrap.pw;
 @@
-CANDIDATES.setdefault(pw[0].file, {}).setdefault(fn, (int(n), P))
+WD.record_candidate(fn, n, P, pw[0])
 
 // a prototype with such a parameter: a wrapper defined in another file
 // (its calls here are facts for wqport convert's other files)
@@ -419,7 +218,7 @@ fn << wproto.fn;
 n << wproto.n;
 pw << wproto.pw;
 @@
-PROTOS.setdefault(pw[0].file, {}).setdefault(fn, int(n))
+WD.record_prototype(fn, n, pw[0])
 
 @dcall@
 expression X, wq, d, cpu;
@@ -446,17 +245,7 @@ X << dcall.X;
 p << dcall.p;
 px << dcall.px;
 @@
-CURFILE[0] = p[0].file
-use(X, px[0], True)
-k = item_key(X)
-if k is None:
-    c = CANDIDATES.get(p[0].file, {}).get(p[0].current_element)
-    if c is not None and c[1] == norm(X):
-        WRAPDEF.setdefault(p[0].file, {})[p[0].current_element] = c
-    POINTERS.append((p[0], norm(X), p[0].current_element))
-else:
-    DELAYED.setdefault(p[0].file, set()).add(k)
-    FIRST.setdefault(p[0].file, {}).setdefault(k, p[0])
+WD.record_delayed_call(X, p[0], px[0])
 
 // the other work calls on an item: does each tell its structure?
 @pcall@
@@ -478,8 +267,7 @@ work_pending(X@px)
 X << pcall.X;
 px << pcall.px;
 @@
-CURFILE[0] = px[0].file
-use(X, px[0], False)
+WD.record_work_call(X, px[0])
 
 // the structure of each base->field and base.field of a field used with a
 // work call, where the C source tells it: a field item is told apart from
@@ -487,7 +275,7 @@ use(X, px[0], False)
 @ity@
 type T;
 T *E;
-identifier fld : script:python() { is_workfield(fld) };
+identifier fld : script:python() { WD.is_workfield(fld) };
 position p;
 @@
 E@p->fld
@@ -498,12 +286,12 @@ E << ity.E;
 fld << ity.fld;
 p << ity.p;
 @@
-TYPED[(p[0].file, p[0].line, norm(E), fld)] = ' '.join(T.split())
+WD.record_type(T, E, fld, p[0])
 
 @itys@
 type T;
 T S;
-identifier fld : script:python() { is_workfield(fld) };
+identifier fld : script:python() { WD.is_workfield(fld) };
 position p;
 @@
 S@p.fld
@@ -514,19 +302,16 @@ S << itys.S;
 fld << itys.fld;
 p << itys.p;
 @@
-TYPED[(p[0].file, p[0].line, norm(S), fld)] = ' '.join(T.split())
+WD.record_type(T, S, fld, p[0])
 
 @script:python@
 @@
-for x, px, d in USES:
-    fact_use(x, px, d)
-del USES[:]
-WORKFIELDS.clear()
+WD.gather_types()
 
 // a call of a wrapper: a delayed call on what it passes (one rule for
 // each place the work parameter can have)
 @wcall0@
-identifier fn : script:python() { wrapper_index(fn) == 0 };
+identifier fn : script:python() { WD.wrapper_index(fn) == 0 };
 expression X;
 position p;
 @@
@@ -537,10 +322,10 @@ fn << wcall0.fn;
 X << wcall0.X;
 p << wcall0.p;
 @@
-wrapper_call(fn, X, p[0])
+WD.wrapper_call(fn, X, p[0])
 
 @wcall1@
-identifier fn : script:python() { wrapper_index(fn) == 1 };
+identifier fn : script:python() { WD.wrapper_index(fn) == 1 };
 expression X, E0;
 position p;
 @@
@@ -551,10 +336,10 @@ fn << wcall1.fn;
 X << wcall1.X;
 p << wcall1.p;
 @@
-wrapper_call(fn, X, p[0])
+WD.wrapper_call(fn, X, p[0])
 
 @wcall2@
-identifier fn : script:python() { wrapper_index(fn) == 2 };
+identifier fn : script:python() { WD.wrapper_index(fn) == 2 };
 expression X, E0, E1;
 position p;
 @@
@@ -565,10 +350,10 @@ fn << wcall2.fn;
 X << wcall2.X;
 p << wcall2.p;
 @@
-wrapper_call(fn, X, p[0])
+WD.wrapper_call(fn, X, p[0])
 
 @wcall3@
-identifier fn : script:python() { wrapper_index(fn) == 3 };
+identifier fn : script:python() { WD.wrapper_index(fn) == 3 };
 expression X, E0, E1, E2;
 position p;
 @@
@@ -579,41 +364,14 @@ fn << wcall3.fn;
 X << wcall3.X;
 p << wcall3.p;
 @@
-wrapper_call(fn, X, p[0])
+WD.wrapper_call(fn, X, p[0])
 
 // what the wrappers' calls make delayed; delayed calls through a pointer
 // other than an ok wrapper's parameter are reported; a delayed item
 // declared in no file of the run is reported and left alone
 @script:python@
 @@
-f = CURFILE[0]
-if f is not None:
-    for fn, k, p in WRAPKEYS.get(f, []):
-        if ok_wrapper(fn):
-            DELAYED.setdefault(f, set()).add(k)
-            if k[0] == 'field':
-                DTYPES.setdefault(f, {}).setdefault(k[1], set()).add(None)
-            FIRST.setdefault(f, {}).setdefault(k, p)
-    for p, X, fn in POINTERS:
-        if p.file == f and not (ok_wrapper(fn) and
-                                WRAPDEF.get(f, {}).get(fn, (0, None))[1] == X):
-            say(p, 'W101', 'delayed call on %s, a work item reached through a pointer: '
-                'make the item it points to a struct delayed_work and this pointer a '
-                'struct delayed_work * by hand' % X)
-    if not FACTS:
-        known_here = DECLARED.get(f, set()) | RUN_DECLARED
-        for k, p in sorted(FIRST.get(f, {}).items(), key=lambda x: (x[1].line, x[0])):
-            if k[1] in known_here or bad(k):
-                continue
-            BAD.setdefault(f, set()).add(k)
-            hdr = declaring_header(f, k[1])
-            say(p, 'W102', '%s is used with delayed calls, but its struct work_struct is declared '
-                'outside %s (%s): it is not converted to struct delayed_work; convert that '
-                'header in the same run%s, or make it struct delayed_work and convert its '
-                'uses by hand'
-                % (k[1], 'this run' if IN_RUN else 'this file',
-                   'in ' + hdr if hdr else 'a header?',
-                   '' if hdr and hdr.startswith('"') else ' (wqport convert -I for <...>)'))
+WD.settle()
 
 // uses of a delayed item that this patch knows how to carry over
 @known@
@@ -654,12 +412,11 @@ cancel_rearming_delayed_workqueue(wq, X@p)
 X << known.X;
 p << known.p;
 @@
-if is_ditem(X, p):
-    KNOWN.setdefault(p[0].file, set()).add((p[0].line, p[0].column))
+WD.record_known(X, p[0])
 
 @anyuse@
 expression X;
-position p : script:python(X) { is_ditem(X, p) };
+position p : script:python(X) { WD.is_ditem(X, p[0]) };
 @@
 X@p
 
@@ -667,31 +424,10 @@ X@p
 X << anyuse.X;
 p << anyuse.p;
 @@
-if (p[0].line, p[0].column) not in KNOWN.get(p[0].file, set()) and \
-        (p[0].line, norm(X)) not in WRAPARGS.get(p[0].file, set()):
-    k = item_key(X)
-    BAD.setdefault(p[0].file, set()).add(k)
-    try:
-        with open(p[0].file, encoding="latin-1") as fh:
-            text = fh.read().split("\n")[int(p[0].line) - 1]
-    except (OSError, IndexError, ValueError):
-        text = ""
-    m = re.search(r"\b(tasklet_\w+)\s*\(", text)
-    if m:
-        # a name that is a tasklet in one configuration (#ifdef) and a
-        # work item in another: no struct work_struct is handed on here
-        say(p[0], 'W103', '%s is used with delayed calls but is given to %s() here (a '
-            'tasklet of the same name, in another preprocessor branch?): its uses cannot '
-            'be told apart by branch, so it is not converted to struct delayed_work; '
-            'convert the work branch by hand' % (norm(X), m.group(1)))
-    else:
-        say(p[0], 'W103', '%s is used with delayed calls but also handed on here as a '
-            'struct work_struct: it is not converted to struct delayed_work; '
-            'convert it by hand (the struct work_struct inside is %s.work)'
-            % (norm(X), norm(X)))
+WD.record_any_use(X, p[0])
 
 @member@
-identifier fld : script:python() { is_dfield(fld) };
+identifier fld : script:python() { WD.is_dfield(fld) };
 identifier m;
 expression E;
 position p, pe;
@@ -709,13 +445,7 @@ E << member.E;
 p << member.p;
 pe << member.pe;
 @@
-# not when the source tells that E->fld is another structure field of
-# the name (2.6.18 infiniband cm.c: timewait_info->work is a struct cm_work)
-t = TYPED.get((pe[0].file, pe[0].line, norm(E), fld))
-if delayed(('field', fld), tname(t)):
-    BAD.setdefault(p[0].file, set()).add(('field', fld))
-    say(p[0], 'W104', 'member %s of work item %s is used directly: %s is not converted '
-        'to struct delayed_work; convert it by hand' % (m, fld, fld))
+WD.record_member(fld, m, E, p[0], pe[0])
 
 // the delayed items among the plain work calls, decided before any rule
 // changes the file (a position of code after a change is not the
@@ -739,7 +469,7 @@ work_pending(X@p)
 X << okx.X;
 p << okx.p;
 @@
-if not is_ok_item(X, p):
+if not WD.is_ok_item(X, p[0]):
     cocci.include_match(False)
 
 // ... rewritten at once: a position cannot be inherited over a change
@@ -770,14 +500,14 @@ expression wq;
 
 @depends on context@
 expression X;
-position p : script:python(X) { is_ok_item(X, p) };
+position p : script:python(X) { WD.is_ok_item(X, p[0]) };
 expression wq;
 @@
 * queue_work(wq, X@p)
 
 @depends on context@
 expression X;
-position p : script:python(X) { is_ok_item(X, p) };
+position p : script:python(X) { WD.is_ok_item(X, p[0]) };
 @@
 * schedule_work(X@p)
 
@@ -785,7 +515,7 @@ position p : script:python(X) { is_ok_item(X, p) };
 
 @depends on patch@
 type T;
-identifier fld : script:python(T) { is_ok_field(fld, T) };
+identifier fld : script:python(T) { WD.is_ok_field(fld, T) };
 @@
 T { ...
  struct
@@ -796,7 +526,7 @@ T { ...
 
 @depends on patch@
 type T;
-identifier fld : script:python(T) { is_ok_field(fld, T) };
+identifier fld : script:python(T) { WD.is_ok_field(fld, T) };
 expression N;
 @@
 T { ...
@@ -807,7 +537,7 @@ T { ...
  ... };
 
 @depends on patch@
-identifier v : script:python() { is_ok_var(v) };
+identifier v : script:python() { WD.is_ok_var(v) };
 expression N;
 @@
 (
@@ -824,7 +554,7 @@ expression N;
 
 @depends on patch@
 declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
-identifier v : script:python() { is_ok_var(v) };
+identifier v : script:python() { WD.is_ok_var(v) };
 expression list es;
 @@
 - DECLARE_WORK(v, es);
@@ -833,8 +563,8 @@ expression list es;
 
 // a wrapper's parameter, in its definition and its prototypes
 @depends on patch@
-identifier fn : script:python() { ok_wrapper(fn) };
-identifier P : script:python(fn) { ok_wrapper_param(fn, P) };
+identifier fn : script:python() { WD.ok_wrapper(fn) };
+identifier P : script:python(fn) { WD.ok_wrapper_param(fn, P) };
 type T;
 @@
 T fn(...,
@@ -843,7 +573,7 @@ T fn(...,
  ,...) { ... }
 
 @depends on patch@
-identifier fn : script:python() { ok_wrapper(fn) and one_work_param(fn) };
+identifier fn : script:python() { WD.ok_wrapper(fn) and WD.one_work_param(fn) };
 identifier P;
 type T;
 @@
@@ -853,7 +583,7 @@ T fn(...,
  ,...);
 
 @depends on patch@
-identifier fn : script:python() { ok_wrapper(fn) and one_work_param(fn) };
+identifier fn : script:python() { WD.ok_wrapper(fn) and WD.one_work_param(fn) };
 type T;
 @@
 T fn(...,
@@ -863,25 +593,7 @@ T fn(...,
 
 @finalize:python@
 @@
-if FACTS:
-    import json
-    out = dict(delayed=[], bad=[], wrappers={}, wcalls={}, wkeys={}, declared=[])
-    for f in set(DELAYED) | set(WRAPDEF) | set(WRAPCALLS) | set(DECLARED) | set(BAD) | \
-            set(DTYPES) | set(UNTYPED):
-        out["delayed"] += sorted(k[1] for k in DELAYED.get(f, set()))
-        for n, ts in DTYPES.get(f, {}).items():
-            out.setdefault("dtypes", {}).setdefault(n, []).extend(
-                sorted(t or "?" for t in ts))
-        out.setdefault("untyped", []).extend(sorted(UNTYPED.get(f, set())))
-        out["bad"] += sorted(k[1] for k in BAD.get(f, set()) if k)
-        out["wrappers"].update(dict((fn, d[0]) for fn, d in WRAPDEF.get(f, {}).items()))
-        for fn, calls in WRAPCALLS.get(f, {}).items():
-            out["wcalls"].setdefault(fn, []).extend(calls)
-        for fn, k, p in WRAPKEYS.get(f, []):
-            out["wkeys"].setdefault(fn, []).append(k[1])
-        out["declared"] += sorted(DECLARED.get(f, set()))
-    with open(FACTS, "w") as fh:
-        json.dump(out, fh)
+WD.write_facts()
 
 // A handler written with its address (2.6.18's connector/cn_queue.c:
 // INIT_WORK(&cbq->work, &cn_queue_wrapper, &cbq->data)) is the same

@@ -39,42 +39,43 @@ virtual report
 
 @initialize:python@
 @@
-import re
-INITS = {}      # file -> set of item keys initialised by INIT_/DECLARE_
-SAFE = set()    # (file, line, col) of PREPAREs proven safe
-HANDLERS = set()   # names used as work handlers in the current file
-QUEUES = {}     # file -> {item key: [(line, col, function)]} every queueing
-                # or delayed use of an item
-PLAIN = {}      # file -> {(line, col) of a queue_work: its queue}
-AFTER_INIT = set() # PREPAREs after an INIT with no queueing in between
-NOINIT = set()  # ... that a path from the start of the function reaches
-                # without that INIT (INIT ... PREPARE only checks the paths
-                # from the INIT): not safe
-IDLE_CAND = set()  # PREPAREs whose item is queued only here, on one queue
-IDLE_BAD = set()   # ... that have a path to them without a flush
-PREPS = {}      # file -> {item key: number of its PREPARE_*WORK}
+import os
 
-def is_safe(p):
-    return (p[0].file, p[0].line, p[0].column) in SAFE
+def wqport_module(name):
+    """wqport's Python module NAME, beside this .cocci (found from spatch's
+    command line, or $WQPORT_COCCI_DIR) or in ../stage1.  Every .cocci
+    with Python carries this same loader (tests/unit checks it): spatch
+    1.1.1 looks for an #include of SmPL in its working directory, so a
+    shared one would not be found under make coccicheck."""
+    import importlib
+    import sys
+    dirs = []
+    try:
+        argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
+        for i, a in enumerate(argv[:-1]):
+            if a in (b"--sp-file", b"--cocci-file"):
+                dirs.append(os.path.dirname(os.path.abspath(argv[i + 1].decode())))
+                break
+    except (IOError, OSError):
+        pass
+    if os.environ.get("WQPORT_COCCI_DIR"):
+        dirs.append(os.environ["WQPORT_COCCI_DIR"])
+    for d in dirs:
+        for x in (d, os.path.join(d, "..", "stage1")):
+            if x not in sys.path:
+                sys.path.insert(0, x)
+    return importlib.import_module(name)
 
-def pw_norm(s):
-    return re.sub(r'\s+', '', s)
-
-def pw_item_key(x):
-    x = pw_norm(x)
-    m = re.match(r'^&(.+)(->|\.)(\w+)(\[[^\]]*\])?$', x)
-    if m:
-        return ('field', m.group(3))
-    m = re.match(r'^&(\w+)(\[[^\]]*\])?$', x)
-    if m:
-        return ('var', m.group(1))
-    return ('expr', x)
+# The tables the rules below fill, and what they prove: wqport_prepare.py
+# (tests/decisions tests it).
+WP = wqport_module("wqport_prepare")
+WP.configure()
 
 // a new file: forget the handlers of the previous one (one spatch process
 // may see many files: make coccicheck, apply-stage FILE...)
 @script:python@
 @@
-HANDLERS.clear()
+WP.new_file()
 
 @inw@
 identifier i =~ "^INIT_(DELAYED_)?WORK$";
@@ -87,7 +88,7 @@ i@p(W, ...)
 W << inw.W;
 p << inw.p;
 @@
-INITS.setdefault(p[0].file, set()).add(pw_item_key(W))
+WP.record_init(W, p[0])
 
 @de@
 declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
@@ -105,7 +106,7 @@ DECLARE_DELAYED_WORK@p(n, es);
 n << de.n;
 p << de.p;
 @@
-INITS.setdefault(p[0].file, set()).add(('var', n))
+WP.record_declare(n, p[0])
 
 @pw@
 identifier i =~ "^PREPARE_(DELAYED_)?WORK$";
@@ -135,7 +136,7 @@ i@p(W, es)
 j << after_init.j;
 p << pw.p;
 @@
-AFTER_INIT.add((p[0].file, p[0].line, p[0].column))
+WP.after_init(p[0])
 
 @noinit_entry exists@
 identifier fn;
@@ -154,21 +155,18 @@ i@p@pb(W, es)
 @script:python@
 p << noinit_entry.pb;
 @@
-NOINIT.add((p[0].file, p[0].line, p[0].column))
+WP.no_init_entry(p[0])
 
 @script:python@
 p << pw.p;
 @@
-k = (p[0].file, p[0].line, p[0].column)
-if k in AFTER_INIT and k not in NOINIT:
-    SAFE.add(k)
+WP.settle_after_init(p[0])
 
 @script:python@
 W << pw.W;
 p << pw.p;
 @@
-c = PREPS.setdefault(p[0].file, {})
-c[pw_item_key(W)] = c.get(pw_item_key(W), 0) + 1
+WP.record_prepare(W, p[0])
 
 // ---- idle after a flush: every queueing of the item in the file is
 // queue_work(Q, item) with one Q, all in the function of the PREPARE_WORK,
@@ -194,7 +192,7 @@ i(W, (CT)(CT2)f, es)
 @script:python@
 f << hnd.f;
 @@
-HANDLERS.add(f)
+WP.record_handler(f)
 
 @hndd@
 declarer name DECLARE_WORK, DECLARE_DELAYED_WORK;
@@ -219,7 +217,7 @@ DECLARE_DELAYED_WORK(n, (CT)(CT2)f, es);
 @script:python@
 f << hndd.f;
 @@
-HANDLERS.add(f)
+WP.record_handler(f)
 
 @qa@
 expression X, Q, D, C;
@@ -257,20 +255,14 @@ PREPARE_DELAYED_WORK@p(X, ...)
 X << qa.X;
 p << qa.p;
 @@
-QUEUES.setdefault(p[0].file, {}).setdefault(pw_item_key(X), []).append(
-    (p[0].line, p[0].column, p[0].current_element))
+WP.record_queueing(X, p[0])
 
 // PREPARE_WORK as the item's initialisation (see the head)
 @script:python@
 W << pw.W;
 p << pw.p;
 @@
-fl, k, fn = p[0].file, pw_item_key(W), p[0].current_element
-if k not in INITS.get(fl, set()) and PREPS.get(fl, {}).get(k) == 1 and \
-        fn not in HANDLERS and \
-        not any(f == fn and (l, c) != (p[0].line, p[0].column)
-                for (l, c, f) in QUEUES.get(fl, {}).get(k, [])):
-    SAFE.add((fl, p[0].line, p[0].column))
+WP.prepared_once(W, p[0])
 
 @qw@
 expression X, Q;
@@ -283,7 +275,7 @@ X << qw.X;
 Q << qw.Q;
 p << qw.p;
 @@
-PLAIN.setdefault(p[0].file, {})[(p[0].line, p[0].column)] = pw_norm(Q)
+WP.record_plain_queue(Q, p[0])
 
 @pwq@
 identifier i =~ "^PREPARE_WORK$";
@@ -303,16 +295,7 @@ W << pwq.W;
 Q << qf.Q;
 p << pwq.p;
 @@
-fl = p[0].file
-qs = QUEUES.get(fl, {}).get(pw_item_key(W), [])
-pw_plain = PLAIN.get(fl, {})
-ok = bool(qs) and p[0].current_element not in HANDLERS
-for (l, c, fn) in qs:
-    if fn != p[0].current_element or pw_plain.get((l, c)) != pw_norm(Q):
-        ok = False
-if ok:
-    IDLE_CAND.add((fl, p[0].line, p[0].column))
-else:
+if not WP.idle_candidate(W, Q, p[0]):
     cocci.include_match(False)
 
 // a path from the start of the function to the PREPARE_WORK with no flush
@@ -333,7 +316,7 @@ PREPARE_WORK@p@pb(W, es)
 @script:python@
 p << unflushed_entry.pb;
 @@
-IDLE_BAD.add((p[0].file, p[0].line, p[0].column))
+WP.unflushed(p[0])
 
 // a path from a queueing of the item to the PREPARE_WORK with no flush
 @unflushed_queue exists@
@@ -350,20 +333,18 @@ PREPARE_WORK@p@pb(W, es)
 @script:python@
 p << unflushed_queue.pb;
 @@
-IDLE_BAD.add((p[0].file, p[0].line, p[0].column))
+WP.unflushed(p[0])
 
 @script:python@
 p << pwq.p;
 @@
-k = (p[0].file, p[0].line, p[0].column)
-if k in IDLE_CAND and k not in IDLE_BAD:
-    SAFE.add(k)
+WP.settle_idle(p[0])
 
 @bad depends on !patch@
 identifier i =~ "^PREPARE_(DELAYED_)?WORK$";
 expression W;
 expression list es;
-position p : script:python() { not is_safe(p) };
+position p : script:python() { not WP.is_safe(p[0]) };
 @@
 i@p(W, es)
 
@@ -372,9 +353,7 @@ i << bad.i;
 W << bad.W;
 p << bad.p;
 @@
-coccilib.report.print_report(p[0], 'wqport[W119]: %s(%s, ...) is gone since 3.15 '
-    'and the item may be queued here: give each handler its own work item, '
-    'or keep one handler that dispatches on a state field' % (i, pw_norm(W)))
+coccilib.report.print_report(p[0], WP.unsafe(i, W))
 
 @script:python depends on org@
 i << bad.i;
@@ -393,7 +372,7 @@ position bad.p;
 @depends on patch@
 expression W;
 expression list es;
-position p : script:python() { is_safe(p) };
+position p : script:python() { WP.is_safe(p[0]) };
 @@
 (
 - PREPARE_WORK@p(W, es)

@@ -33,34 +33,37 @@ virtual report
 
 @initialize:python@
 @@
-import re
-CS_ITEMS = {}   # (file, queue) -> set of items queued on it
+import os
 
-def cs_norm(s):
-    return re.sub(r'\s+', '', s)
-
-ALONE = set()
-
-def alone(p):
-    return (p[0].file, p[0].line, p[0].column) in ALONE
-
-def file_static(wq, p):
-    """Whether queue wq is a static variable of the file of p: no other
-    file can queue on it (a queue in a structure, or a global, may carry
-    items of the other files of the module: 2005 bcm43xx)."""
-    if not re.match(r'^\w+$', cs_norm(wq)):
-        return False
+def wqport_module(name):
+    """wqport's Python module NAME, beside this .cocci (found from spatch's
+    command line, or $WQPORT_COCCI_DIR) or in ../stage1.  Every .cocci
+    with Python carries this same loader (tests/unit checks it): spatch
+    1.1.1 looks for an #include of SmPL in its working directory, so a
+    shared one would not be found under make coccicheck."""
+    import importlib
+    import sys
+    dirs = []
     try:
-        with open(p[0].file, encoding='latin-1') as fh:
-            text = fh.read()
+        argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
+        for i, a in enumerate(argv[:-1]):
+            if a in (b"--sp-file", b"--cocci-file"):
+                dirs.append(os.path.dirname(os.path.abspath(argv[i + 1].decode())))
+                break
     except (IOError, OSError):
-        return False
-    return re.search(r'\bstatic\s+struct\s+workqueue_struct\s*\*\s*%s\s*[;=]'
-                     % re.escape(cs_norm(wq)), text) is not None
+        pass
+    if os.environ.get("WQPORT_COCCI_DIR"):
+        dirs.append(os.environ["WQPORT_COCCI_DIR"])
+    for d in dirs:
+        for x in (d, os.path.join(d, "..", "stage1")):
+            if x not in sys.path:
+                sys.path.insert(0, x)
+    return importlib.import_module(name)
 
-def only_item(wq, w, p):
-    s = CS_ITEMS.get((p[0].file, cs_norm(wq)), set())
-    return s <= set([cs_norm(w)]) and file_static(wq, p)
+# What the rules below record, and what goes: wqport_cancel.py
+# (tests/decisions tests it).
+WC = wqport_module("wqport_cancel")
+WC.configure()
 
 @q@
 expression WQ, W, D;
@@ -77,7 +80,7 @@ WQ << q.WQ;
 W << q.W;
 p << q.p;
 @@
-CS_ITEMS.setdefault((p[0].file, cs_norm(WQ)), set()).add(cs_norm(W))
+WC.record_queueing(WQ, W, p[0])
 
 @pairs@
 expression W, WQ;
@@ -96,13 +99,12 @@ W << pairs.W;
 WQ << pairs.WQ;
 p << pairs.p;
 @@
-if only_item(WQ, W, p):
-    ALONE.add((p[0].file, p[0].line, p[0].column))
+WC.record_pair(WQ, W, p[0])
 
 // the item is the only one on its queue: the pair becomes one call
 @pair1 depends on patch@
 expression W, WQ;
-position p : script:python() { alone(p) };
+position p : script:python() { WC.alone(p[0]) };
 @@
 (
 - if (!cancel_delayed_work(W))

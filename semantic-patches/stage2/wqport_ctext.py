@@ -33,6 +33,22 @@ def norm(s):
     return re.sub(r'\s+', '', s)
 
 
+def item_key(x):
+    """A work item as the stage knows it, whatever expression names it:
+    &p->name, &s.name, &(p->name) (with an optional [i]) -> ('field',
+    name); &name -> ('var', name); anything else None."""
+    x = norm(x)
+    if x.startswith('&(') and x.endswith(')'):
+        x = '&' + x[2:-1]
+    m = re.match(r'^&(.+)(->|\.)(\w+)(\[[^\]]*\])?$', x)
+    if m:
+        return ('field', m.group(3))
+    m = re.match(r'^&(\w+)(\[[^\]]*\])?$', x)
+    if m:
+        return ('var', m.group(1))
+    return None
+
+
 def braced(text, start):
     """text from start (just after a '{') to its closing brace, or None."""
     i, depth = start, 1
