@@ -40,19 +40,34 @@ virtual wqport_checked
 
 @initialize:python@
 @@
-import os, sys
-def wqport_dir():
-    if os.environ.get("WQPORT_COCCI_DIR"):
-        return os.environ["WQPORT_COCCI_DIR"]
+import os
+
+def wqport_module(name):
+    """wqport's Python module NAME, beside this .cocci (found from spatch's
+    command line, or $WQPORT_COCCI_DIR) or in ../stage1.  Every .cocci
+    with Python carries this same loader (tests/unit checks it): spatch
+    1.1.1 looks for an #include of SmPL in its working directory, so a
+    shared one would not be found under make coccicheck."""
+    import importlib
+    import sys
+    dirs = []
     try:
         argv = open("/proc/self/cmdline", "rb").read().split(b"\0")
         for i, a in enumerate(argv[:-1]):
             if a in (b"--sp-file", b"--cocci-file"):
-                return os.path.dirname(os.path.abspath(argv[i + 1].decode()))
+                dirs.append(os.path.dirname(os.path.abspath(argv[i + 1].decode())))
+                break
     except (IOError, OSError):
         pass
-    return "."
-sys.path.insert(0, wqport_dir())
+    if os.environ.get("WQPORT_COCCI_DIR"):
+        dirs.append(os.environ["WQPORT_COCCI_DIR"])
+    for d in dirs:
+        for x in (d, os.path.join(d, "..", "stage1")):
+            if x not in sys.path:
+                sys.path.insert(0, x)
+    return importlib.import_module(name)
+
+wqport_module("wqport_tq")     # (puts this directory on sys.path)
 import wqport_tq
 
 // One anchor per function; the analysis is per file (and cached).
