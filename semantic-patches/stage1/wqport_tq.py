@@ -12,6 +12,10 @@
 # leave struct tq_struct and struct work_struct mixed in one object's uses).
 # The scan is textual and conservative: comments and strings are blanked first,
 # every #ifdef branch counts, and a name match is enough to block.
+# The findings come from _findings(): one _Scan of the file, through _CHECKS,
+# a function per concern (_check_initializers, _check_queue_task,
+# _check_bottom_halves, _check_unparsed, ...); plan() then decides which
+# tasks each finding keeps.
 
 import bisect
 import hashlib
@@ -1437,45 +1441,48 @@ def _convert_macro_body(raw, blank):
     return out
 
 
-def _findings(path):
-    """The uses that need a human, before plan() decides which tasks they
-    keep: Findings without a tail on their reason."""
-    key = ("findings", path)
-    if key in _cache:
-        return _cache[key]
-    src = _source(path)
-    if src is None:
-        _cache[key] = []
-        return []
-    raw, text = src
-    out = []
-    # converted by 06-private-bh-queue, through apply-stage only: no finding
-    bhq = bh_queue(path)
-    not_converted = dict(_cache[("bhq-why", path)])    # queue -> why
-    if bhq and not os.environ.get("WQPORT_APPLY_STAGE"):
-        not_converted[bhq["q"]] = "the serial idiom, which only semantic-patches/apply-stage converts"
-        bhq = None
-    conv_q = {bhq["q"]} if bhq else set()
-    conv_nr = {bhq["nr"]} if bhq else set()
+class _Scan:
+    """One file as the checks of _findings() read it, and what they find.
+    Each check takes a scan and adds Findings with find(); a few leave what
+    a later one reads (decl_spans, targets, private), and the macro and
+    no-task checks what mask() rewrites (rewrites)."""
 
-    def find(off, reason, blocks, tasks=None):
-        out.append(Finding(_line(text, off), reason, blocks, off, tasks))
+    def __init__(self, path, raw, text):
+        self.path, self.raw, self.text = path, raw, text
+        self.out = []
+        # converted by 06-private-bh-queue, through apply-stage only: no finding
+        bhq = bh_queue(path)
+        self.not_converted = dict(_cache[("bhq-why", path)])    # queue -> why
+        if bhq and not os.environ.get("WQPORT_APPLY_STAGE"):
+            self.not_converted[bhq["q"]] = ("the serial idiom, which only "
+                                            "semantic-patches/apply-stage converts")
+            bhq = None
+        self.conv_q = {bhq["q"]} if bhq else set()
+        self.conv_nr = {bhq["nr"]} if bhq else set()
+        # what mask() rewrites in the text for the tasks that convert, so that
+        # the patches see the forms they know: dict(start, end, text, at)
+        self.rewrites = _cache[("rewrites", path)] = []
+        self.in_define = [False] * (len(text) + 1)
+        for m in DEFINE_LINES.finditer(text):
+            self.in_define[m.start():m.end()] = [True] * (m.end() - m.start())
+        # Names of task objects: variables, fields, pointers, arrays; also
+        # those of the driver's own headers beside the file (converted with
+        # it), and those the other files of a wqport convert run declare.
+        self.visible = task_names(text) | header_tasks(path)     # what spatch can type
+        self.tq_names = self.visible | run_tasks()
+        self.funcs = function_bodies(text)
+        self.decl_spans = []    # the struct tq_struct x = {...}; 01 converts
+        self.targets = []       # nested(): initializers 01 moves to module_init()
+        self.private = {}       # private queue -> the reason said at each of its uses
 
-    # what mask() rewrites in the text for the tasks that convert, so that
-    # the patches see the forms they know: dict(start, end, text, at)
-    rewrites = _cache[("rewrites", path)] = []
-    in_define = [False] * (len(text) + 1)
-    for m in DEFINE_LINES.finditer(text):
-        in_define[m.start():m.end()] = [True] * (m.end() - m.start())
+    def find(self, off, reason, blocks, tasks=None):
+        self.out.append(Finding(_line(self.text, off), reason, blocks, off, tasks))
 
-    # Names of task objects: variables, fields, pointers, arrays; also those
-    # of the driver's own headers beside the file (converted with it), and
-    # those the other files of a wqport convert run declare.
-    visible = task_names(text) | header_tasks(path)     # what spatch can type
-    tq_names = visible | run_tasks()
-    funcs = function_bodies(text)
 
-    # Declarations the initializer patch converts: struct tq_struct x = {...};
+def _check_initializers(scan):
+    """The declarations 01 converts (struct tq_struct x = {...};), and those it
+    cannot: an array, an initializer without a routine or with list/sync values."""
+    text, find = scan.text, scan.find
     decl_spans = []
     for m in re.finditer(r"\bstruct\s+tq_struct\s+([A-Za-z_]\w*)\s*(\[[^\]]*\])?\s*=\s*\{", text):
         o = m.end() - 1
@@ -1489,9 +1496,14 @@ def _findings(path):
                  "values; write its INIT_WORK() by hand" % m.group(1), True)
             continue
         decl_spans.append((m.start(), e))
+    scan.decl_spans = decl_spans
 
-    # Initializers nested in a file-scope structure's initializer: moved to
-    # INIT_WORK()s at the start of the module_init() function by 01.
+
+def _check_nested(scan):
+    """Initializers nested in a file-scope structure's initializer (01 moves
+    them to INIT_WORK()s at the start of module_init()), and a routine set
+    in an initializer of another enclosing structure or a macro."""
+    path, text, find, tq_names, decl_spans = scan.path, scan.text, scan.find, scan.tq_names, scan.decl_spans
     targets, problems = nested(path)
     for off, _, reason in problems:
         find(off, reason, True)
@@ -1518,10 +1530,14 @@ def _findings(path):
             continue                    # some other structure's routine field
         find(m.start(), "wqport[W001]: task routine set in an initializer of an enclosing structure "
              "(or a macro); move it to an INIT_WORK() in the init path by hand", True)
+    scan.targets = targets
 
-    # Private queues the file declares and does not convert: one cause, so
-    # the declaration, each queue_task() onto it and each run_task_queue()
-    # of it carry the same reason (wqport convert makes them one item).
+
+def _check_private_queues(scan):
+    """Private queues the file declares and does not convert: one cause, so
+    the declaration, each queue_task() onto it and each run_task_queue() of
+    it carry the same reason (wqport convert makes them one item)."""
+    text, find, conv_q, not_converted = scan.text, scan.find, scan.conv_q, scan.not_converted
     private = {}
     for m in re.finditer(r"\bDECLARE_TASK_QUEUE\s*\(\s*(\w+)", text):
         if m.group(1) in conv_q:
@@ -1532,8 +1548,13 @@ def _findings(path):
             "convert its tasks to work items and drop the queue by hand"
             % (m.group(1), " (not converted: %s)" % why if why else ""))
         find(m.start(), private[m.group(1)], True)
+    scan.private = private
 
-    # queue_task onto queues other than tq_timer / tq_immediate.
+
+def _check_queue_task(scan):
+    """queue_task() onto queues other than tq_timer and tq_immediate, and
+    through wrapper macros that take the queue as an argument."""
+    text, find, in_define, conv_q, private = scan.text, scan.find, scan.in_define, scan.conv_q, scan.private
     for off, args in _calls(text, "queue_task"):
         if len(args) != 2:
             continue
@@ -1570,6 +1591,11 @@ def _findings(path):
                  "the 2.6 call) out by hand" % (args[ti].strip(), name), True,
                  {_last_name(args[ti])})
 
+
+def _check_run_task_queue(scan):
+    """run_task_queue(): of tq_timer (what replaces it only waits), tq_disk,
+    a private or bottom-half queue."""
+    text, find, in_define, conv_q, private = scan.text, scan.find, scan.in_define, scan.conv_q, scan.private
     timer_tasks = [args[0].strip() for off, args in _calls(text, "queue_task")
                    if len(args) > 1 and re.sub(r"^&\s*", "", args[1]).strip() == "tq_timer"]
     for off, args in _calls(text, "run_task_queue"):
@@ -1598,7 +1624,11 @@ def _findings(path):
                  "synchronously; convert by hand" % q, True,
                  _bh_tasks(text, set(), {q}) if q in BH_QUEUES else None)
 
-    # Custom bottom halves.
+
+def _check_bottom_halves(scan):
+    """Custom bottom halves, and the calls that exclude bottom halves, which
+    work items no longer are."""
+    text, find, conv_q, conv_nr = scan.text, scan.find, scan.conv_q, scan.conv_nr
     for name in ("init_bh", "remove_bh", "mark_bh"):
         for off, args in _calls(text, name):
             if args and args[0] != "IMMEDIATE_BH" and args[0] not in conv_nr:
@@ -1624,7 +1654,11 @@ def _findings(path):
                  "halves; the routines of %s become work items in process context, which "
                  "they no longer exclude" % ", ".join(sorted(bh_tasks)), True, bh_tasks)
 
-    # Macros that hide task-queue code behind several statements.
+
+def _check_macros(scan):
+    """Macros that hide task-queue code behind several statements: their body
+    rewritten for the patches where it can be (rewrites), else reported."""
+    raw, text, find, rewrites = scan.raw, scan.text, scan.find, scan.rewrites
     for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)", text, re.M):
         body = m.group(2)
         if not re.search(r"\b(queue_task|schedule_task|tq_struct|INIT_TQUEUE|PREPARE_TQUEUE|"
@@ -1642,7 +1676,11 @@ def _findings(path):
             find(m.start(), "wqport[W015]: macro %s hides task-queue code in several statements, "
                  "which spatch cannot see through; expand or convert it by hand" % m.group(1), True)
 
-    # Task object internals, and stores that are not an initialisation.
+
+def _check_fields(scan):
+    """Task object internals (sync, list, routine), and routine and data
+    stored apart."""
+    raw, text, find, rewrites, visible, tq_names = scan.raw, scan.text, scan.find, scan.rewrites, scan.visible, scan.tq_names
     names = "|".join(sorted(re.escape(n) for n in tq_names)) or "(?!)"
     for m in re.finditer(r"\b(?:%s)\s*(?:\[[^\]]*\]\s*)?(?:\.|->)\s*(sync|list|routine)\b(\s*=(?!=))?" % names, text):
         field, store = m.group(1), m.group(2)
@@ -1669,9 +1707,12 @@ def _findings(path):
              "if a file outside the run stores its data, convert that file in the same run"
              % (obj, obj, obj), False)
 
-    # Field stores on a task whose struct tq_struct is declared elsewhere (a
-    # header): 02's store rules need the type, so they would miss them while
-    # 03 converts the queueing.
+
+def _check_foreign_tasks(scan):
+    """Calls on a task whose struct tq_struct this file does not declare (a
+    kernel structure's, a header's), calls given no task at all, and field
+    stores on a task declared elsewhere."""
+    path, text, find, rewrites, in_define, visible = scan.path, scan.text, scan.find, scan.rewrites, scan.in_define, scan.visible
     tasks = set()
     foreign = []
     for name in ("queue_task", "schedule_task", "INIT_TQUEUE", "PREPARE_TQUEUE"):
@@ -1721,9 +1762,10 @@ def _findings(path):
         if obj not in stored_apart:             # said once per task object
             find(off, reason, True)
 
-    # PREPARE_TQUEUE as a task's only initialisation (ns83820.c): faithful
-    # as PREPARE_WORK, but a 2.6 item wants INIT_WORK before it is queued
-    # (DEBUG_OBJECTS_WORK reports one that never had it).  Not blocking.
+
+def _check_prepare_only(scan):
+    """PREPARE_TQUEUE() as a task's only initialisation (ns83820.c)."""
+    text, find, in_define, targets = scan.text, scan.find, scan.in_define, scan.targets
     initialised = set()
     for off, args in _calls(text, "INIT_TQUEUE"):
         if args:
@@ -1742,8 +1784,11 @@ def _findings(path):
                  "that never had it); make this one INIT_WORK() if %s cannot be queued here"
                  % (args[0].strip(), args[0].strip()), False)
 
-    # Routines that ran in bottom-half context and take a lock that process
-    # context takes with spin_lock_bh(): as work items they would need _bh too.
+
+def _check_bh_locks(scan):
+    """Routines that ran in bottom-half context and take a lock that process
+    context takes with spin_lock_bh(): as work items they would need _bh too."""
+    text, find, funcs, conv_q, targets = scan.text, scan.find, scan.funcs, scan.conv_q, scan.targets
     routines = {}
     for name in ("INIT_TQUEUE", "PREPARE_TQUEUE"):
         for off, args in _calls(text, name):
@@ -1780,7 +1825,10 @@ def _findings(path):
                          "would race with bottom halves: convert by hand" % (r, lk, name), True,
                          {t for t, rs in routines.items() if r in rs} or {ALL})
 
-    # A struct tq_struct handed to code outside the task-queue family.
+
+def _check_handed_out(scan):
+    """A struct tq_struct handed to code outside the task-queue family."""
+    text, find, tq_names, funcs = scan.text, scan.find, scan.tq_names, scan.funcs
     macros = set(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", text, re.M))
     for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", text):
         fn = m.group(1)
@@ -1793,8 +1841,11 @@ def _findings(path):
                 find(m.start(), "wqport[W023]: %s is handed to %s(), outside the task-queue family; "
                      "convert by hand" % (a.strip(), fn), True)
 
-    # Code spatch cannot parse is skipped by every rule, silently: a task
-    # declared or used there would end half converted.
+
+def _check_unparsed(scan):
+    """Code spatch cannot parse is skipped by every rule, silently: a task
+    declared or used there would end half converted."""
+    path, text, out, find = scan.path, scan.text, scan.out, scan.find
     if re.search(TQ_TOKENS, text):
         all_lines = text.split("\n")
         macro_lines = set()                 # lines of the #defines reported above
@@ -1818,10 +1869,31 @@ def _findings(path):
                      _nodes_between(path, a, b) or {ALL})
                 out[-1].line = line
 
+
+# _findings()'s checks, by concern, in the order they run
+_CHECKS = (_check_initializers, _check_nested, _check_private_queues, _check_queue_task,
+           _check_run_task_queue, _check_bottom_halves, _check_macros, _check_fields,
+           _check_foreign_tasks, _check_prepare_only, _check_bh_locks, _check_handed_out,
+           _check_unparsed)
+
+
+def _findings(path):
+    """The uses that need a human, before plan() decides which tasks they
+    keep: Findings without a tail on their reason."""
+    key = ("findings", path)
+    if key in _cache:
+        return _cache[key]
+    src = _source(path)
+    if src is None:
+        _cache[key] = []
+        return []
+    scan = _Scan(path, *src)
+    for check in _CHECKS:
+        check(scan)
+    out = scan.out
     out.sort(key=lambda f: (f.line, f.reason))
     _cache[key] = out
     return out
-
 
 # Per task, not per file.  Converting one task object and not another is
 # safe when nothing ties them: the shim builds struct tq_struct and struct
