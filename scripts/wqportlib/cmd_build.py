@@ -3,10 +3,9 @@
 import glob
 import os
 import re
-import subprocess
 import sys
 
-from . import paths
+from . import kbuild, paths
 from .paths import WqportError
 
 
@@ -42,17 +41,7 @@ def module_name(directory):
 
 def link_farm(src, out):
     """Mirror SRC into OUT as symbolic links (objects land in OUT only)."""
-    for root, dirs, files in os.walk(src):
-        dirs[:] = [d for d in dirs if not d.startswith('.')]
-        rel = os.path.relpath(root, src)
-        os.makedirs(os.path.join(out, rel), exist_ok=True)
-        for f in files:
-            if f.endswith(('.o', '.ko', '.cmd', '.mod', '.mod.c', '.symvers', '.order')):
-                continue
-            dest = os.path.join(out, rel, f)
-            if os.path.lexists(dest):
-                os.unlink(dest)
-            os.symlink(os.path.abspath(os.path.join(root, f)), dest)
+    kbuild.link(src, kbuild.sources(src), out)
 
 
 # A 2.4 kernel Makefile: it includes Rules.make and names its objects with
@@ -162,31 +151,20 @@ def build(directory, kernel='stock', shim=True, lint=False, out=None, quiet=Fals
     note = driver_kbuild(src, out, name, shim)
     if note and not quiet:
         print(f'wqport build: {directory}: {note}', file=sys.stderr)
-    cmd = ['make', '-C', kdir, f'M={out}', f'-j{os.cpu_count() or 1}']
+    args = []
     if shim:
-        shim_dir = paths.shim_build(kernel)
-        cmd += [f'KBUILD_EXTRA_SYMBOLS={shim_dir}/Module.symvers']
-    if lint:
-        cmd += ['W=1', 'C=2']
-    cmd.append('modules')
-    for ko in glob.glob(os.path.join(out, '**', '*.ko'), recursive=True):
-        os.unlink(ko)
-    res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                         check=False)
-    with open(os.path.join(out, 'build.log'), 'w') as f:
-        f.write(res.stdout)
-    warnings = [line for line in res.stdout.splitlines()
-                if re.search(r': (warning|error):|^WARNING: ', line)]
-    log = os.path.join(out, 'build.log')
-    if res.returncode or (lint and warnings):
+        args.append(f'KBUILD_EXTRA_SYMBOLS={paths.shim_build(kernel)}/Module.symvers')
+    res = kbuild.make(kdir, out, args, lint=lint, log_name='build.log')
+    warnings, log = res.findings, res.log
+    if not res.ok:
         if not quiet:
-            sys.stderr.write('\n'.join(warnings or res.stdout.splitlines()[-30:]) + '\n')
+            sys.stderr.write('\n'.join(warnings or res.output.splitlines()[-30:]) + '\n')
         raise WqportError(f'{directory}: build failed against {kernel} (log: {log})')
     if warnings and not quiet:
         sys.stderr.write('\n'.join(warnings[:20]) + '\n')
         print(f'wqport build: {directory}: {len(warnings)} compiler warning(s), '
               f'not fatal without --lint (log: {log})', file=sys.stderr)
-    return sorted(glob.glob(os.path.join(out, '**', '*.ko'), recursive=True))
+    return res.modules
 
 
 def run(args):
