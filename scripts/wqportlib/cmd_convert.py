@@ -30,7 +30,7 @@ import tempfile
 
 from . import convert_check as check
 from . import convert_forward, convert_handlers
-from . import paths, reasons
+from . import paths, reasons, spatch_mask
 from .linemap import line_map
 from .paths import WqportError
 
@@ -131,6 +131,7 @@ class Source:
         self.back_in = None       # ... of stage 2's input (share_headers)
         self.changed = set()      # lines of the output that the stages wrote
         self.views = []           # --mode context/org: each stage's output
+        self.attrs = []           # the attributes hidden from spatch (spatch_mask)
         self.tq_macro = None      # (file, line, what): tq_struct is a macro here
 
 
@@ -255,8 +256,10 @@ def prepare(src, scratch, by_path, include_dirs):
     top = os.path.join(scratch, hashlib.sha1(src.path.encode()).hexdigest()[:12])
     src.work = os.path.join(top, os.path.basename(src.path))
     os.makedirs(top)
+    # (what spatch cannot parse, hidden line for line; back in finish())
+    masked, src.attrs = spatch_mask.hide(src.text)
     with open(src.work, 'wb') as f:
-        f.write(src.data)
+        f.write(masked.encode(src.encoding) if src.attrs else src.data)
     src.includes = run_includes(src, by_path, include_dirs)
     for other, name, quoted, _ in src.includes:
         if quoted:
@@ -268,7 +271,7 @@ def prepare(src, scratch, by_path, include_dirs):
             continue
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         with open(dest, 'wb') as f:
-            f.write(other.data)
+            f.write(spatch_mask.hide(other.text)[0].encode(other.encoding))
     if src.inc_dir:
         src.env['WQPORT_INCLUDE_DIR'] = src.inc_dir
     if include_dirs:
@@ -661,6 +664,25 @@ def rewrite_work(src, fn):
         wqport_tq.forget(src.work)
 
 
+def unmask(src):
+    """The attributes hidden from spatch back in SRC's work copy (and its
+    --mode context/org views); SRC refused when the stages lost one."""
+    if not src.attrs:
+        return
+    src.views = [spatch_mask.show(v, src.attrs, strict=False) for v in src.views]
+    if src.refused:
+        return
+    text = spatch_mask.show(read_work(src), src.attrs)
+    if text is None:
+        line = src.text.count('\n', 0, src.text.find(src.attrs[0])) + 1
+        src.refused = (line, 'a semantic patch rewrote code around an attribute that spatch '
+                       'cannot parse, which wqport hid from it: the file is left as it is; '
+                       'convert it by hand')
+        return
+    with open(src.work, 'wb') as f:
+        f.write(text.encode(src.encoding, 'replace'))
+
+
 def finish(src, stages, arities):
     """SRC's output, and the items for what the stages left of the old APIs
     and for handlers still cast to another function type (arities: the
@@ -938,6 +960,7 @@ def run(args):
         arities = check.alias_arities([read_work(s) for s in sources if not s.refused],
                                       stages) if 'stage2' in stages else {}
         for s in sources:
+            unmask(s)
             if s.refused:
                 s.output = s.data
             else:
