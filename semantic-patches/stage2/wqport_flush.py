@@ -380,12 +380,12 @@ def record_sizeof_expr(p, T=None):
     sizeof(E) (one of a type spatch does not know may measure any
     structure)."""
     if T is not None:
-        SIZED.setdefault(p.file, set()).add(re.sub(r'\s+', ' ', T.strip()))
+        record_sizeof_type(T, p)
     (UNTYPED_SZ if T is None else TYPED_SZ).add((p.file, p.line, p.column))
 
 
 def record_sizeof_type(T, p):
-    """sizeof(T) at p, T a type."""
+    """sizeof(T) at p, T a type (or the type of sizeof(E)'s E)."""
     SIZED.setdefault(p.file, set()).add(re.sub(r'\s+', ' ', T.strip()))
 
 

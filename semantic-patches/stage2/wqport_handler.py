@@ -308,7 +308,7 @@ def classify(f, u):
 
 
 def kind_of(f):
-    k = decide(CURFILE[0], f) if CURFILE[0] else None
+    k = decision(f)
     return k['kind'] if k else None
 
 
@@ -362,7 +362,7 @@ def is_renamed(f):
     """f becomes a work function whose body already says `work`: its new
     parameter is `_work` (cm.c's cm_work_handler() in 2.6.20:
     `struct cm_work *work = container_of(_work, struct cm_work, work.work);`)."""
-    k = decide(CURFILE[0], f) if CURFILE[0] else None
+    k = decision(f)
     return k is not None and not k.get('wrap') and (CURFILE[0], f) in COLLIDE
 
 
@@ -809,8 +809,9 @@ def record_proto(f, p):
 
 
 def decision(f):
-    """decide() for f in the file whose rules run now."""
-    return decide(CURFILE[0], f)
+    """decide() for f in the file whose rules run now (None before its
+    first use is recorded)."""
+    return decide(CURFILE[0], f) if CURFILE[0] else None
 
 
 def backptr_store(f, W):
