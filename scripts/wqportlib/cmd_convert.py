@@ -256,7 +256,7 @@ def prepare(src, scratch, by_path, include_dirs):
     top = os.path.join(scratch, hashlib.sha1(src.path.encode()).hexdigest()[:12])
     src.work = os.path.join(top, os.path.basename(src.path))
     os.makedirs(top)
-    # (what spatch cannot parse, hidden line for line; back in finish())
+    # (what spatch cannot parse, hidden line for line; back in unmask())
     masked, src.attrs = spatch_mask.hide(src.text)
     with open(src.work, 'wb') as f:
         f.write(masked.encode(src.encoding) if src.attrs else src.data)
@@ -674,13 +674,13 @@ def unmask(src):
         return
     text = spatch_mask.show(read_work(src), src.attrs)
     if text is None:
-        line = src.text.count('\n', 0, src.text.find(src.attrs[0])) + 1
+        line = src.text.count('\n', 0, max(src.text.find(src.attrs[0]), 0)) + 1
         src.refused = (line, 'a semantic patch rewrote code around an attribute that spatch '
                        'cannot parse, which wqport hid from it: the file is left as it is; '
                        'convert it by hand')
+        src.items = []            # the stages' items speak of an output not written
         return
-    with open(src.work, 'wb') as f:
-        f.write(text.encode(src.encoding, 'replace'))
+    rewrite_work(src, lambda _: text)
 
 
 def finish(src, stages, arities):
