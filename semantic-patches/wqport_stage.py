@@ -90,6 +90,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+import wqport_spatch
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROG = 'apply-stage'
 MODES = ('patch', 'report', 'context', 'org')
@@ -355,6 +357,7 @@ class _Run:
         self.spenv = dict(os.environ, **self.env)
         self.spatch = self.spenv.get('SPATCH', 'spatch')
         self.flags = ['--very-quiet', '--no-includes', '--timeout', '120']
+        self.flags += wqport_spatch.macro_args(self.spatch)
         if os.access(PYTHON, os.X_OK):
             self.flags += ['--python', PYTHON]
         self.flags += self.spenv.get('SPFLAGS', '').split()

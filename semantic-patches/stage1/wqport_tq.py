@@ -23,6 +23,17 @@ import json
 import os
 import re
 import subprocess
+import sys
+
+# semantic-patches/wqport_spatch.py: the options every spatch run shares.
+# Copied into a kernel tree without it, parse checks use spatch's own macros
+# (as make coccicheck's runs do).
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+try:
+    from wqport_spatch import macro_args as _macro_args
+except ImportError:
+    def _macro_args(spatch):
+        return []
 
 __all__ = ["analyse", "blocked", "bh_queue", "split_initializer", "report_lines"]
 
@@ -69,6 +80,12 @@ def _digest(text):
     return hashlib.sha1(text.encode("latin-1", "replace")).hexdigest()
 
 
+def _parse_command(paths):
+    spatch = os.environ.get("SPATCH", "spatch")
+    return ([spatch, "--parse-c", "--no-includes"] + _macro_args(spatch)
+            + paths)
+
+
 def preparse(paths):
     """spatch --parse-c on PATHS in one process, each one's log kept for
     parse_log() (and under $WQPORT_PARSE_LOGS): one spatch start-up for
@@ -92,9 +109,8 @@ def preparse(paths):
             parse_log(path, text)
         return
     try:
-        res = subprocess.run([os.environ.get("SPATCH", "spatch"), "--parse-c", "--no-includes"]
-                             + list(texts), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             timeout=120 * len(texts))
+        res = subprocess.run(_parse_command(list(texts)), stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, timeout=120 * len(texts))
     except (OSError, subprocess.SubprocessError):
         return
     parts = re.split(r"^PARSING: (.*)\n", res.stdout.decode("latin-1"), flags=re.M)
@@ -122,13 +138,50 @@ def parse_log(path, text=None):
             _parse_logs[digest] = fh.read()
         return _parse_logs[digest]
     try:
-        res = subprocess.run([os.environ.get("SPATCH", "spatch"), "--parse-c", "--no-includes",
-                              path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             timeout=120)
+        res = subprocess.run(_parse_command([path]), stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, timeout=120)
     except (OSError, subprocess.SubprocessError):
         return None
     _keep_log(digest, res.stdout.decode("latin-1"))
     return _parse_logs[digest]
+
+
+_LOG_EVENT = re.compile(r"^ERROR-RECOV: found sync (.*) line (\d+)|"
+                        r"^parse error\s*\n\s*= File \"([^\"]*)\", line (\d+), column (\d+)", re.M)
+_BADCOUNT = re.compile(r"^badcount: (\d+)", re.M)
+
+
+def parse_errors(path, log, nlines):
+    """(first, last, line, column) of each region spatch --parse-c gave up
+    on in PATH (NLINES lines long), from its LOG; first and last None when
+    the log does not say (then the caller finds the toplevel around line).
+    spatch resumes at a sync line and counts the lines it skipped up to it
+    ("badcount"): those are the region.  The place it names can lie
+    outside it: in a macro file (standard.h: an expansion it cannot parse),
+    or at a #define of the file whose expansions fail further down (a
+    function-local "#define card ((sdla_t *)dev_id)"); the line and column
+    are then the region's first line and 0."""
+    out, sync, sync_col0 = [], None, False
+    events = list(_LOG_EVENT.finditer(log))
+    for k, m in enumerate(events):
+        if m.group(2):
+            sync, sync_col0 = int(m.group(2)), m.group(1).startswith("col 0")
+            continue
+        line, col = int(m.group(4)), int(m.group(5))
+        here = os.path.basename(m.group(3)) == os.path.basename(path)
+        count = _BADCOUNT.search(log, m.end(),
+                                 events[k + 1].start() if k + 1 < len(events) else len(log))
+        if sync is None or count is None:
+            first = end = None
+            if not here:
+                line, first, end, col = 1, 1, nlines, 0
+        else:
+            end = sync - 1 if sync_col0 else sync
+            first = max(1, end - int(count.group(1)) + 1)
+            if not (here and first <= line <= end):
+                line, col = first, 0
+        out.append((first, end, line, col))
+    return out
 
 
 def unparsed(path, text):
@@ -139,18 +192,25 @@ def unparsed(path, text):
         return [(1, text.count("\n") + 1, 1)]
     lines = text.split("\n")
     regions, prev_end = [], 0
-    errs = [int(m.group(1)) for m in re.finditer(r'parse error\s*\n\s*= File "[^"]*", line (\d+)', log)]
     syncs = [int(m.group(1)) for m in re.finditer(r"ERROR-RECOV: found sync .* line (\d+)", log)]
-    for err in errs:
-        end = min([l for l in syncs if l >= err] or [len(lines)])
-        start = err
-        while start > prev_end + 1:                     # back to the toplevel's start
-            prev = lines[start - 2]
-            if re.match(r"^(\}|[^\s#].*;\s*$|#)", prev):
-                break
-            start -= 1
-        regions.append((start, end, err))
-        prev_end = end
+    for first, end, err, _ in parse_errors(path, log, len(lines)):
+        if end is None:
+            end = min([l for l in syncs if l >= err] or [len(lines)])
+            first = err
+            while first > prev_end + 1:                 # back to the toplevel's start
+                prev = lines[first - 2]
+                if re.match(r"^(\}|[^\s#].*;\s*$|#)", prev):
+                    break
+                first -= 1
+        end = min(end, len(lines))
+        first = min(first, end)
+        while first < end and not lines[first - 1].strip():      # blank lines: no code
+            first += 1
+        while end > first and not lines[end - 1].strip():
+            end -= 1
+        err = min(max(err, first), end)
+        regions.append((first, end, err))
+        prev_end = max(prev_end, end)
     return regions
 
 
