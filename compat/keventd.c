@@ -92,7 +92,8 @@ EXPORT_SYMBOL_GPL(wqcompat_schedule_task);
  */
 void wqcompat_flush_scheduled_tasks(void)
 {
-	if (wqcompat_current_is_keventd()) {
+	/* 2.4's keventd only: a 2.6 events handler may flush it */
+	if (READ_ONCE(keventd_task) == current) {
 		wqcompat_tq_complain("flush_scheduled_tasks() from a scheduled task (%pS) would wait for itself; not waiting\n",
 				     __builtin_return_address(0));
 		return;
@@ -106,15 +107,18 @@ void wqcompat_flush_scheduled_tasks(void)
 EXPORT_SYMBOL_GPL(wqcompat_flush_scheduled_tasks);
 
 /**
- * wqcompat_current_is_keventd() - does the caller run as a scheduled task?
+ * wqcompat_current_is_keventd() - does the caller run in keventd?
  *
+ * 2.4's keventd ran the scheduled tasks; 2.6's keventd threads ran the
+ * events queue.  Both answers are kept: either counts.
  * Context: any.  From hard IRQ it tells about the interrupted task, as
- * 2.4's did.
- * Return: 1 in a routine that keventd runs (schedule_task()), 0 elsewhere.
+ * 2.4's and 2.6's did.
+ * Return: 1 in a routine that keventd runs (schedule_task()) or in a 2.6
+ * handler run on the events queue (schedule_work()), 0 elsewhere.
  */
 int wqcompat_current_is_keventd(void)
 {
-	return READ_ONCE(keventd_task) == current;
+	return READ_ONCE(keventd_task) == current || w26_in_events();
 }
 EXPORT_SYMBOL_GPL(wqcompat_current_is_keventd);
 

@@ -110,4 +110,7 @@ int wqcompat_keventd_init(void);
 void wqcompat_keventd_exit(void);
 extern atomic_long_t wqcompat_keventd_flushes;
 
+/* work26_queues.c: the caller runs a 2.6 handler on the events queue */
+bool w26_in_events(void);
+
 #endif /* _WQCOMPAT_TQ_INTERNAL_H */

@@ -119,8 +119,8 @@ static bool w26_kernel_touched(struct work_struct *work)
  * record is kept and given @func and @data if @owner bound it.  Otherwise
  * @func and @data are stored in @work itself until its first queueing.
  *
- * Context: any, hard IRQ included; takes no lock, allocates nothing, never
- * fails.
+ * Context: any, hard IRQ included; allocates nothing, never fails.  Takes
+ * no lock, but for the kernel's cancel of a pending item (raw locks only).
  */
 void wqcompat_init_work(struct work_struct *work, void (*func)(void *data),
 			void *data, struct module *owner,
@@ -377,16 +377,17 @@ bool wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq,
 			    struct work_struct *work, struct module *owner)
 {
 	struct wqcompat_work26_rec *rec = w26_get(work, owner);
+	struct workqueue_struct *old;
 	bool ret = false;
 
 	if (unlikely(!rec))
 		return false;
 	/* The unload of the owner waits for this section (work26_going.c). */
 	rcu_read_lock();
-	if (likely(!READ_ONCE(rec->dying))) {
-		if (READ_ONCE(rec->qwq) != wq)
-			WRITE_ONCE(rec->qwq, wq);
+	if (likely(!READ_ONCE(rec->dying)) && wqcompat_w26_qwq_set(rec, wq, &old)) {
 		ret = (queue_work_on)(cpu, wq, &rec->dwork.work);
+		if (unlikely(!ret))
+			wqcompat_w26_qwq_refused(rec, wq, old);
 	}
 	rcu_read_unlock();
 	return ret;
@@ -399,7 +400,8 @@ EXPORT_SYMBOL_GPL(wqcompat_queue_work_on);
  * @cpu: CPU to queue on when the delay expires, or WORK_CPU_UNBOUND
  * @wq: workqueue
  * @work: item: legacy, or a modern work_struct (work26_plain.c)
- * @delay: jiffies; 0 queues at once, as 2.6.19 did
+ * @delay: jiffies; 0 queues at once, as 2.6.20 did (2.6.0-2.6.19 armed a
+ *	timer that fired at the next tick)
  * @owner: THIS_MODULE of the call site
  *
  * Return: true only if newly armed (or, with @delay 0, newly queued);
@@ -411,6 +413,7 @@ bool wqcompat_queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 				    struct work_struct *work,
 				    unsigned long delay, struct module *owner)
 {
+	struct workqueue_struct *old;
 	struct wqcompat_work26_rec *rec;
 	bool ret = false;
 
@@ -426,10 +429,10 @@ bool wqcompat_queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 		atomic_long_inc(&w26_stats.refused_destroy);
 		pr_warn_ratelimited("wqcompat: %ps armed towards a workqueue being destroyed: not queued\n",
 				    READ_ONCE(rec->func));
-	} else {
-		if (READ_ONCE(rec->qwq) != wq)
-			WRITE_ONCE(rec->qwq, wq);
+	} else if (wqcompat_w26_qwq_set(rec, wq, &old)) {
 		ret = (queue_delayed_work_on)(cpu, wq, &rec->dwork, delay);
+		if (unlikely(!ret))
+			wqcompat_w26_qwq_refused(rec, wq, old);
 	}
 	rcu_read_unlock();
 	return ret;

@@ -166,15 +166,29 @@ static void w26_flush_self(struct workqueue_struct *wq,
 	w26_for_each_rec(w26_wait_other, &sf);
 }
 
+/*
+ * Does the caller run a legacy handler on the events queue, 2.6's keventd
+ * (itself, or an item a flush runs in it by hand)?  From hard IRQ: the
+ * interrupted task.  Context: any.
+ */
+bool w26_in_events(void)
+{
+	struct wqcompat_work26_rec *self = w26_current_rec();
+
+	return self && READ_ONCE(self->run_qwq) == READ_ONCE(wqcompat_events_wq);
+}
+
 /**
  * wqcompat_flush_workqueue - flush_workqueue() of any queue
  * @wq: workqueue
  *
- * Waits until every item queued on @wq before the call has run, as the
- * kernel's.  Called from a legacy handler running on @wq itself, where the
- * kernel's would wait for the caller forever, it runs the legacy items
- * queued on @wq by hand, in the caller, and waits for those running in
- * other workers, as 2.6 did.
+ * Waits until every item queued on @wq before the call has run (the
+ * kernel's flush; see docs/compat-workqueue-2.6.md for items a concurrent
+ * flush from a handler on @wq runs by hand).  Called from a legacy handler
+ * running on @wq itself, where the kernel's would wait for the caller
+ * forever, it runs the legacy items queued on @wq by hand, in the caller,
+ * and waits for those running in other workers, as 2.6 did; modern items
+ * on @wq are then not waited for.
  * Context: process; sleeps.
  */
 void wqcompat_flush_workqueue(struct workqueue_struct *wq)
@@ -337,9 +351,13 @@ EXPORT_SYMBOL_GPL(wqcompat_schedule_on_each_cpu);
  * @ew: storage for the deferred call; must live until @fn ran
  * @owner: THIS_MODULE of the call site
  *
- * Outside interrupt context, calls @fn at once and returns 0; in interrupt
- * context, queues it on the events queue and returns 1.
+ * Outside interrupt context, calls @fn at once; in interrupt context,
+ * queues it on the events queue.
  * Context: any.
+ * Return: 0 if @fn ran at once, 1 if it was deferred.  2.6 could not fail
+ * to defer it, and its callers have no failure path: when no record can be
+ * had in interrupt context (see wqcompat.work26_reserve), the call is
+ * logged, @fn does not run, and 1 is still returned.
  */
 int wqcompat_execute_in_process_context(void (*fn)(void *data), void *data,
 					struct execute_work *ew,

@@ -53,6 +53,7 @@ static inline unsigned long w26_runs_active(struct wqcompat_work26_rec *rec)
 	return atomic_long_read(&rec->runs) & W26_RUN_ACTIVE;
 }
 struct wqcompat_work26_rec *w26_current_rec(void);
+bool w26_in_events(void);
 bool w26_wait_runs(struct wqcompat_work26_rec *rec);
 bool w26_module_refused(struct module *owner, void (*func)(void *data),
 			struct work_struct *item);

@@ -67,6 +67,6 @@ int wqcompat_current_is_keventd(void);
 #define run_task_queue(list)		wqcompat_run_task_queue(list)
 #define schedule_task(task)		wqcompat_schedule_task(task)
 #define flush_scheduled_tasks()		wqcompat_flush_scheduled_tasks()
-#define current_is_keventd()		wqcompat_current_is_keventd()
+#define current_is_keventd()	wqcompat_current_is_keventd()
 
 #endif /* _WQCOMPAT_LINUX_TQUEUE_H */

@@ -95,6 +95,20 @@ int wqcompat_execute_in_process_context(void (*fn)(void *data), void *data,
 
 /* The 2.6 "events" queue: wqcompat's own, never system_wq. */
 extern struct workqueue_struct *wqcompat_events_wq;
+
+/*
+ * 2.6's keventd_up() and current_is_keventd(), which 6.x lacks: the events
+ * queue is up while wqcompat.ko is loaded; keventd is its workers (and
+ * 2.4's, <linux/tqueue.h>: the same function answers for both).
+ */
+static inline int keventd_up(void)
+{
+	return READ_ONCE(wqcompat_events_wq) != NULL;
+}
+
+int wqcompat_current_is_keventd(void);
+#define current_is_keventd()	wqcompat_current_is_keventd()
+
 /* Queues in wqcompat_destroy_workqueue(): legacy arming looks closer. */
 extern atomic_t wqcompat_w26_dying_wqs;
 /* Records for 2.6 delayed calls on modern items exist (work26_plain.c). */
@@ -128,6 +142,7 @@ __wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq,
 			 struct work_struct *work, struct module *owner)
 {
 	work_func_t fn = READ_ONCE(work->func);
+	struct workqueue_struct *old;
 	struct wqcompat_work26_rec *rec;
 	bool ret = false;
 
@@ -135,10 +150,11 @@ __wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq,
 		rec = wqcompat_w26_rec_of(work);
 		if (likely(rec)) {
 			preempt_disable();
-			if (likely(!READ_ONCE(rec->dying))) {
-				if (READ_ONCE(rec->qwq) != wq)
-					WRITE_ONCE(rec->qwq, wq);
+			if (likely(!READ_ONCE(rec->dying)) &&
+			    wqcompat_w26_qwq_set(rec, wq, &old)) {
 				ret = (queue_work_on)(cpu, wq, &rec->dwork.work);
+				if (unlikely(!ret))
+					wqcompat_w26_qwq_refused(rec, wq, old);
 			}
 			preempt_enable();
 			return ret;
@@ -155,6 +171,7 @@ __wqcompat_queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 				 struct work_struct *work, unsigned long delay,
 				 struct module *owner)
 {
+	struct workqueue_struct *old;
 	struct wqcompat_work26_rec *rec;
 	bool ret = false;
 
@@ -164,11 +181,14 @@ __wqcompat_queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 			preempt_disable();
 			if (likely(!atomic_read(&wqcompat_w26_dying_wqs) &&
 				   !READ_ONCE(rec->dying))) {
-				if (READ_ONCE(rec->qwq) != wq)
-					WRITE_ONCE(rec->qwq, wq);
-				ret = (queue_delayed_work_on)(cpu, wq,
-							      &rec->dwork,
-							      delay);
+				if (wqcompat_w26_qwq_set(rec, wq, &old)) {
+					ret = (queue_delayed_work_on)(cpu, wq,
+								      &rec->dwork,
+								      delay);
+					if (unlikely(!ret))
+						wqcompat_w26_qwq_refused(rec, wq,
+									 old);
+				}
 				preempt_enable();
 				return ret;
 			}
@@ -228,7 +248,8 @@ __wqcompat_init_work3(struct work_struct *work, void (*func)(void *data),
  * INIT_WORK(work, func)		modern, the kernel's own
  * INIT_WORK(work, func, data)		2.6.0-2.6.19: func(data) will run
  *
- * The legacy form takes no lock and allocates nothing: any context.  The
+ * The legacy form allocates nothing and takes no lock but raw ones (to
+ * cancel a pending item it re-initialises): any context.  The
  * lockdep class of the item is per call site, as the kernel's.
  */
 #undef INIT_WORK

@@ -22,7 +22,7 @@ struct task_struct;
  * struct wqcompat_work26_rec - what 2.6 kept inside struct work_struct
  * @item:	the driver's work_struct bound to this record, or NULL;
  *		written under w26_lock, read locklessly by the fast paths
- * @qwq:	queue of the latest queueing; written locklessly
+ * @qwq:	queue of the latest queueing that queued it; written locklessly
  * @run_qwq:	@qwq when the run in progress started: the queue a flush from
  *		the handler is a flush of its own queue for
  * @runs:	runs of the handler in progress (low 32 bits), by a worker or
@@ -118,6 +118,42 @@ wqcompat_w26_rec_of(struct work_struct *work)
 	if (unlikely(!rec) || READ_ONCE(rec->item) != work)
 		return NULL;
 	return rec;
+}
+
+/*
+ * Name @wq as the queue of @rec's next run, before the kernel's queueing
+ * call, so that a run it starts finds it; false if the shadow is pending
+ * already (the call would queue nothing: nothing is written).  2.6's
+ * queue_work() touched an item only when it set its pending bit: a
+ * refused schedule_work() of an item pending on another queue leaves it
+ * that queue's item, whose handler may flush that queue as its own.
+ * *@old: the queue named before, for wqcompat_w26_qwq_refused().  Any
+ * context.
+ */
+static __always_inline bool
+wqcompat_w26_qwq_set(struct wqcompat_work26_rec *rec,
+		     struct workqueue_struct *wq, struct workqueue_struct **old)
+{
+	if (test_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&rec->dwork.work)))
+		return false;
+	*old = READ_ONCE(rec->qwq);
+	if (*old != wq)
+		WRITE_ONCE(rec->qwq, wq);
+	return true;
+}
+
+/*
+ * The kernel's call queued nothing after all (the shadow became pending
+ * in between): name the queue of before again, unless a queueing since
+ * named another.  Any context.
+ */
+static __always_inline void
+wqcompat_w26_qwq_refused(struct wqcompat_work26_rec *rec,
+			 struct workqueue_struct *wq,
+			 struct workqueue_struct *old)
+{
+	if (old != wq)
+		cmpxchg(&rec->qwq, wq, old);
 }
 
 /* Change what the next run calls, as a pair.  Any context. */

@@ -17,7 +17,9 @@
  *  - a struct copy of an item lands where another item lived;
  *  - an item run by hand in a flush is seen running by every other call;
  *  - a handler flushes its own queue while other workers run its items,
- *    or calls schedule_on_each_cpu() from the events queue.
+ *    or calls schedule_on_each_cpu() from the events queue;
+ *  - a queueing refused because the item is pending on another queue;
+ *  - keventd_up() and current_is_keventd() of 2.6.
  *
  * Written the way a 2005 driver is: handlers are void f(void *data).
  * Waiting is a completion or a flush; the one sleep in a handler only
@@ -808,6 +810,103 @@ static void w26_schedule_on_each_cpu_from_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&w26e_each_calls), (int)num_online_cpus());
 }
 
+/* An item pending on a private queue that schedule_work() refuses. */
+struct w26e_refused {
+	struct work_struct gate;
+	struct work_struct item;
+	struct completion gate_open;
+	struct completion flushed;
+	struct workqueue_struct *wq;
+};
+
+static void w26e_gate_fn(void *data)
+{
+	struct w26e_refused *r = data;
+
+	wait_for_completion(&r->gate_open);
+}
+
+static void w26e_refused_fn(void *data)
+{
+	struct w26e_refused *r = data;
+
+	flush_workqueue(r->wq);		/* its own queue: 2.6 ran it by hand */
+	complete(&r->flushed);
+}
+
+/*
+ * Promise: a queueing that returns 0 changes nothing.  2.6's queue_work()
+ * touched an item only when it set its pending bit: an item pending on a
+ * private queue that schedule_work() refused still runs as that queue's,
+ * and its handler's flush of that queue is a flush of its own queue, not
+ * a wait for itself.
+ */
+static void w26_refused_queueing_changes_nothing(struct kunit *test)
+{
+	struct w26e_refused *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->wq = create_singlethread_workqueue("w26e_refused");
+	KUNIT_ASSERT_NOT_NULL(test, r->wq);
+	init_completion(&r->gate_open);
+	init_completion(&r->flushed);
+	INIT_WORK(&r->gate, w26e_gate_fn, r);
+	INIT_WORK(&r->item, w26e_refused_fn, r);
+	queue_work(r->wq, &r->gate);		/* holds the queue's one worker */
+	KUNIT_EXPECT_EQ(test, queue_work(r->wq, &r->item), 1);
+	KUNIT_EXPECT_EQ(test, schedule_work(&r->item), 0);
+	KUNIT_EXPECT_EQ(test, schedule_delayed_work(&r->item, 1), 0);
+	complete(&r->gate_open);
+	/* A flush that waited for its own caller never completes this. */
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&r->flushed,
+							    20 * HZ));
+	destroy_workqueue(r->wq);
+}
+
+/* Where a handler ran: current_is_keventd() there. */
+struct w26e_where {
+	struct work_struct work;
+	int keventd;
+	struct completion done;
+};
+
+static void w26e_where_fn(void *data)
+{
+	struct w26e_where *w = data;
+
+	w->keventd = current_is_keventd();
+	complete(&w->done);
+}
+
+/*
+ * Promise: 2.6's keventd_up() and current_is_keventd(), which 6.x lacks:
+ * keventd is up, and a handler queued with schedule_work() runs in it; a
+ * handler on a private queue and a plain caller do not.
+ */
+static void w26_current_is_keventd_in_events(struct kunit *test)
+{
+	struct w26e_where *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct workqueue_struct *wq = create_singlethread_workqueue("w26e_where");
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, wq);
+	KUNIT_EXPECT_EQ(test, keventd_up(), 1);
+	KUNIT_EXPECT_EQ(test, current_is_keventd(), 0);
+	INIT_WORK(&w->work, w26e_where_fn, w);
+	init_completion(&w->done);
+	w->keventd = -1;
+	schedule_work(&w->work);
+	wait_for_completion(&w->done);
+	KUNIT_EXPECT_EQ(test, w->keventd, 1);
+	reinit_completion(&w->done);
+	w->keventd = -1;
+	queue_work(wq, &w->work);
+	wait_for_completion(&w->done);
+	KUNIT_EXPECT_EQ(test, w->keventd, 0);
+	flush_workqueue(wq);
+	destroy_workqueue(wq);
+}
+
 static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_void_star_is_legacy),
 	KUNIT_CASE(w26_rearm_during_destroy),
@@ -824,6 +923,8 @@ static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_hand_run_is_visible),
 	KUNIT_CASE(w26_flush_own_queue_waits_for_others),
 	KUNIT_CASE(w26_schedule_on_each_cpu_from_events),
+	KUNIT_CASE(w26_refused_queueing_changes_nothing),
+	KUNIT_CASE(w26_current_is_keventd_in_events),
 	{}
 };
 
