@@ -113,6 +113,11 @@ class Source:
             self.encoding = 'latin-1'
             self.text = self.data.decode('latin-1')
         self.digest = hashlib.sha256(self.data).hexdigest()
+        # every line ends in CR LF (a DOS editor's): the stages see LF only,
+        # and the output gets its CR back (their text-mode rewrites of the
+        # work copy would drop CRs on some lines and not others)
+        self.crlf = b'\r\n' in self.data and \
+            self.data.count(b'\n') == self.data.count(b'\r\n')
         self.output = None
         self.items = []           # reasons.Item: line in the original
         self.notes = []           # lines for stderr that need no human
@@ -252,6 +257,12 @@ def run_includes(src, by_path, include_dirs):
     return out
 
 
+def lf(data, src):
+    """DATA, a text of SRC, as the stages get it: LF line ends if SRC's are
+    CR LF (Source.crlf)."""
+    return data.replace(b'\r\n', b'\n') if src.crlf else data
+
+
 def prepare(src, scratch, by_path, include_dirs):
     """SRC's work copy, with the run's headers it includes beside it (as
     they were read) or in its scratch include directory."""
@@ -261,7 +272,7 @@ def prepare(src, scratch, by_path, include_dirs):
     # (what spatch cannot parse, hidden line for line; back in unmask())
     masked, src.attrs = spatch_mask.hide(src.text)
     with open(src.work, 'wb') as f:
-        f.write(masked.encode(src.encoding) if src.attrs else src.data)
+        f.write(lf(masked.encode(src.encoding) if src.attrs else src.data, src))
     src.includes = run_includes(src, by_path, include_dirs)
     for other, name, quoted, _ in src.includes:
         if quoted:
@@ -273,7 +284,7 @@ def prepare(src, scratch, by_path, include_dirs):
             continue
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         with open(dest, 'wb') as f:
-            f.write(spatch_mask.hide(other.text)[0].encode(other.encoding))
+            f.write(lf(spatch_mask.hide(other.text)[0].encode(other.encoding), other))
     if src.inc_dir:
         src.env['WQPORT_INCLUDE_DIR'] = src.inc_dir
     if include_dirs:
@@ -711,6 +722,8 @@ def finish(src, stages, arities):
     run's check.alias_arities())."""
     with open(src.work, 'rb') as f:
         src.output = f.read()
+    if src.crlf:
+        src.output = src.output.replace(b'\r\n', b'\n').replace(b'\n', b'\r\n')
     if src.output != src.data:
         a = src.text.splitlines()
         b = src.output.decode(src.encoding, 'replace').splitlines()
@@ -819,6 +832,25 @@ def verify_types(sources, to):
                         f'this run{" (in " + hdr + ")" if hdr else " (in a header?)"}: '
                         'convert that header in the same run, or make its declaration '
                         'agree by hand'))
+
+
+def verify_set_up(sources, to):
+    """Items for an item or task the output queues but no file of its group
+    sets up (no INIT_WORK, DECLARE_WORK, initializer or handler store)."""
+    for group in components(sources):
+        live = [s for s in group if not s.refused]
+        texts = [check.live_text(s.output.decode(s.encoding, 'replace'), STAGES[to])
+                 for s in live]
+        for i, line, name in check.never_set_up(texts):
+            s = live[i]
+            if kept(s) or s.output == s.data or s.back(line) in {it.line for it in s.items}:
+                continue              # (a file the stages left: not theirs to say)
+            s.items.append(reasons.Item(
+                s.back(line), 'check', 'W206',
+                f'{name} is queued here, but no file of this run sets it up (no INIT_WORK(), '
+                'DECLARE_WORK() or initializer gives it a handler): a kernel since 2.6.20 '
+                'calls a NULL function; set it up where its structure is, or give the file '
+                'that does to the same run'))
 
 
 def kept(src):
@@ -988,6 +1020,7 @@ def run(args):
             else:
                 finish(s, stages, arities)
         verify_types(sources, args.to)
+        verify_set_up(sources, args.to)
         if groups:
             convert_handlers.check(groups, {os.path.realpath(s.path) for s in sources})
         for s in sources:

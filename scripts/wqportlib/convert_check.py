@@ -24,6 +24,8 @@ LEFT_26 = re.compile(r'\b(%s)\s*\(' % '|'.join(CALLS_26))
 # flush_scheduled_work": the call is hidden from the patches at its uses
 ALIAS_24 = wqport_tq.bare_alias(CALLS_24)
 ALIAS_26 = wqport_tq.bare_alias(CALLS_26 + ('flush_scheduled_work',))
+BRACE_WORK = re.compile(r'\bstruct\s+(?:work_struct|delayed_work)\s+\w+\s*(?:\[[^\]]*\]\s*)*'
+                        r'=\s*\{')
 # stage 2 replaces it (07) or reports it (W121): 6.12 warns at each use
 FLUSH_SYSTEM = re.compile(r'\bflush_scheduled_work\s*\(')
 ARITY_26 = {'INIT_WORK': 2, 'DECLARE_WORK': 2, 'INIT_DELAYED_WORK': 2,
@@ -126,6 +128,11 @@ def leftovers(text, stages, kept=(), tasks=(), tq_macro=False, arities=None):
         for m in re.finditer(rx, text):
             out.append((text.count('\n', 0, m.start()) + 1, f'{m.group(1)}.{m.group(2)} of '
                         'a task'))
+    # a brace initializer of a work item: no kernel since 2.6.0 lays one out
+    # as a task's positional or named fields (DECLARE_WORK() initialises it)
+    for m in BRACE_WORK.finditer(text):
+        out.append((text.count('\n', 0, m.start()) + 1,
+                    'a brace initializer of a struct work_struct'))
     if 'stage2' in stages:
         for m in FLUSH_SYSTEM.finditer(text):
             out.append((text.count('\n', 0, m.start()) + 1, 'flush_scheduled_work()'))
@@ -262,6 +269,63 @@ def uses(text):
                          r'([\w.]+)\s*\)', text):
         out.append((text.count('\n', 0, m.start()) + 1, m.group(1).split('.')[0],
                     'delayed_work'))
+    return out
+
+
+QUEUEING = re.compile(r'\b(queue_work(?:_on)?|schedule_work(?:_on)?|queue_delayed_work(?:_on)?|'
+                      r'schedule_delayed_work(?:_on)?|queue_task|schedule_task)\s*\(')
+# a call that sets an item up: INIT_WORK, INIT_TQUEUE, PREPARE_WORK, and
+# a driver's own wrapper (HOSTAP_QUEUE_INIT, my_setup_work)
+SETUP_CALL = re.compile(r'\b(\w*(?:INIT|[Ii]nit|PREPARE|[Pp]repare|SETUP|[Ss]etup)\w*)\s*\(')
+
+
+def _set_up(texts):
+    """The names of the items or tasks some text of texts sets up: by a
+    setup call (any argument), DECLARE_*WORK, an initializer (its own, a
+    designator of an enclosing one, __WORK_INITIALIZER), a store of its
+    handler."""
+    names = set()
+    for text in texts:
+        for m in SETUP_CALL.finditer(text):
+            for arg in args_of(text, m.end() - 1):
+                r = _item_name(arg, 'work_struct')
+                if r:
+                    names.update({r[0], re.split(r'\W+', re.sub(r'[&(\s]', '', arg))[-1]})
+        names.update(m.group(2) for m in DECLARER.finditer(text))
+        names.update(re.findall(r'\b(\w+)\s*(?:\[[^\]]*\]\s*)*[:=]\s*(?:\{|__(?:DELAYED_)?WORK_INITIALIZER)',
+                                text))
+        names.update(re.findall(r'\b(\w+)\s*(?:\[[^\]]*\]\s*)*(?:\.|->)\s*(?:routine|func)\s*=(?!=)',
+                                text))
+        # its address kept in a pointer (work = &bcm->periodic_work), which
+        # may set it up: not followed
+        names.update(re.findall(r'(?<![=!<>])=\s*&\s*\(?[\w.>\[\]-]*?(\w+)\s*\)?\s*[;,)]', text))
+    return names
+
+
+def never_set_up(texts):
+    """(index in texts, line, name) of the first queueing of each item or
+    task that texts (the outputs of one group) declare but none sets up:
+    its handler is never set, and a kernel since 2.6.20 calls NULL."""
+    known = _set_up(texts)
+    declared = set()
+    for text in texts:
+        declared.update(declarations(text))
+    out, seen = [], set()
+    for i, text in enumerate(texts):
+        for m in QUEUEING.finditer(text):
+            args = args_of(text, m.end() - 1)
+            k = 1 if m.group(1).startswith('queue_work') or \
+                m.group(1).startswith('queue_delayed') else 0
+            if m.group(1).endswith('_on'):
+                k += 1
+            if len(args) <= k:
+                continue
+            r = _item_name(args[k], 'work_struct')
+            if not r or r[0] in known or r[0] in seen or r[0] not in declared or \
+                    not args[k].lstrip().startswith('&'):
+                continue                # (declared outside the run: not known here)
+            seen.add(r[0])
+            out.append((i, text.count('\n', 0, m.start()) + 1, r[0]))
     return out
 
 

@@ -346,7 +346,9 @@ def split_initializer(elements):
     routine = data = None
     pos = 0
     for e in elements:
-        e = e.strip()
+        # "NULL, /* next */ 0, /* sync */ f /* routine */" (lirc's drivers):
+        # the analysis reads them blanked, 01's rules as written
+        e = re.sub(r"/\*.*?\*/|//[^\n]*", " ", e, flags=re.S).strip()
         m = re.match(r"^(?:\.\s*(\w+)\s*=|(\w+)\s*:(?!:))\s*(.*)$", e, re.S)
         if m:
             field, value = m.group(1) or m.group(2), m.group(3).strip()

@@ -9,13 +9,17 @@
 /// keep the value in the structure that contains the item, and read it in the
 /// handler through container_of().
 ///
+/// The pending field is gone too: a read of w.pending (p->pending) becomes
+/// work_pending(&w) (work_pending(p)), which 2.6.20 added for it; a store
+/// into it is reported.
+///
 /// Only expressions that the C source shows to be a struct work_struct are
 /// touched (tasklets have func(data) too).
 //
 // Confidence: High
 // Copyright: wqport project.  License: GPL-2.0-only.
 // Options: --no-includes --include-headers
-// Keywords: work_struct, func, data
+// Keywords: work_struct, func, data, pending
 
 virtual patch
 virtual context
@@ -37,6 +41,44 @@ struct work_struct *P;
 + P
  )
 )
+
+@pstore@
+struct work_struct W;
+struct work_struct *P;
+expression E;
+position p;
+@@
+(
+ W.pending@p = E
+|
+ P->pending@p = E
+)
+
+@pending depends on patch@
+struct work_struct W;
+struct work_struct *P;
+position p != pstore.p;
+@@
+(
+- W.pending@p
++ work_pending(&W)
+|
+- P->pending@p
++ work_pending(P)
+)
+
+@script:python depends on report@
+p << pstore.p;
+@@
+coccilib.report.print_report(p[0], 'wqport[W118]: the pending field of struct '
+    'work_struct is gone since 2.6.20: test it with work_pending(); a store '
+    'into it has no equivalent (queue or cancel the item instead)')
+
+@script:python depends on org@
+p << pstore.p;
+@@
+coccilib.org.print_todo(p[0], 'wqport[W118]: the pending field of struct work_struct '
+    'is gone since 2.6.20: queue or cancel the item instead')
 
 @data depends on report || org@
 struct work_struct W;
@@ -71,6 +113,10 @@ struct work_struct W;
 struct work_struct *P;
 @@
 (
+* W.pending
+|
+* P->pending
+|
 * W.func(W.data)
 |
 * P->func(P->data)
