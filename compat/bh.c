@@ -218,8 +218,7 @@ const struct file_operations *wqcompat_bh_fops = &bh_fops;
 int wqcompat_bh_init(void)
 {
 	/* Not ordered: one work item serialises itself (see the top). */
-	bh_wq = alloc_workqueue("wqcompat_bh",
-				WQCOMPAT_WQ_BH | WQ_HIGHPRI, 0);
+	bh_wq = alloc_workqueue("wqcompat_bh", WQCOMPAT_BH_WQ_FLAGS, 0);
 	if (!bh_wq)
 		return -ENOMEM;
 	bh_base[TQUEUE_BH] = wqcompat_tq_timer_bh;

@@ -124,7 +124,13 @@ EXPORT_SYMBOL_GPL(wqcompat_current_is_keventd);
 
 int wqcompat_keventd_init(void)
 {
-	keventd_wq = alloc_ordered_workqueue("wqcompat_keventd", 0);
+	/*
+	 * As create_singlethread_workqueue(): 2.4's keventd was a thread of
+	 * its own, never short of memory to run (a rescuer), and a task may
+	 * flush any queue (__WQ_LEGACY: the flush-dependency check excuses it).
+	 */
+	keventd_wq = alloc_ordered_workqueue("wqcompat_keventd",
+					     WQ_MEM_RECLAIM | __WQ_LEGACY);
 	return keventd_wq ? 0 : -ENOMEM;
 }
 

@@ -46,7 +46,13 @@ void w26_plain_run(struct wqcompat_work26_rec *rec)
 	if (!work)
 		return;
 	fn = READ_ONCE(work->func);
-	clear_bit_unlock(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
+	clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
+	/*
+	 * As set_work_pool_and_clear_pending(): the handler's loads must not
+	 * pass the clear, or a queueing that still saw PENDING (and so
+	 * returned 0) would find its update unread (arm64, powerpc).
+	 */
+	smp_mb__after_atomic();
 	fn(work);
 }
 

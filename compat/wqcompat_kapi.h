@@ -11,7 +11,7 @@
  *	timer_container_of()		6.16	from_timer()
  *	timer_delete(), _sync()		6.2	del_timer(), del_timer_sync()
  *					(Debian's 6.1 has both)
- *	WQCOMPAT_WQ_BH			6.9	WQ_BH, or 0: no BH workqueues
+ *	WQCOMPAT_BH_WQ_FLAGS		6.9	the BH pass's queue: WQ_BH, or a rescuer
  *	wqcompat_assign_str(dst, src)	6.10	__assign_str(dst, src); from
  *					6.10 __assign_str(dst) takes src
  *					from __string(dst, src)
@@ -32,11 +32,17 @@
 #error "wqcompat.ko needs Linux 6.1 or later"
 #endif
 
-/* BH workqueues (WQ_BH): work items run in softirq context. */
+/*
+ * The flags of the bottom halves' queue: softirq context where BH
+ * workqueues (WQ_BH) exist, and they need no worker; else worker
+ * threads, which, as 2.4's softirq-run bottom halves did, must make
+ * progress under memory pressure (a 2.4 block driver completes its I/O
+ * there): a rescuer.
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
-#define WQCOMPAT_WQ_BH WQ_BH
+#define WQCOMPAT_BH_WQ_FLAGS (WQ_BH | WQ_HIGHPRI)
 #else
-#define WQCOMPAT_WQ_BH 0
+#define WQCOMPAT_BH_WQ_FLAGS (WQ_HIGHPRI | WQ_MEM_RECLAIM)
 #endif
 
 /* In a TRACE_EVENT's TP_fast_assign(). */
