@@ -345,20 +345,28 @@ def split_initializer(elements):
     is no routine, or a list/sync value other than the empty ones."""
     routine = data = None
     pos = 0
+    named = r"^(?:\.\s*(\w+)\s*=|(\w+)\s*:(?!:))\s*(.*)$"
     for e in elements:
-        # "NULL, /* next */ 0, /* sync */ f /* routine */" (lirc's drivers):
-        # the analysis reads them blanked, 01's rules as written
-        e = re.sub(r"/\*.*?\*/|//[^\n]*", " ", e, flags=re.S).strip()
-        m = re.match(r"^(?:\.\s*(\w+)\s*=|(\w+)\s*:(?!:))\s*(.*)$", e, re.S)
+        # "NULL /* next */, 0 /* sync */, f" (lirc's drivers): fields and
+        # empty values are read without the comments (as the analysis reads
+        # them, blanked); routine and data keep theirs, as block comments
+        # (the value may end up on one line with what follows)
+        e = re.sub(r"//([^\n]*)", lambda c: "/*" + c.group(1).replace("*/", "* /") + " */",
+                   e.strip())
+        bare = re.sub(r"/\*.*?\*/|//[^\n]*", " ", e, flags=re.S).strip()
+        m = re.match(named, bare, re.S)
         if m:
             field, value = m.group(1) or m.group(2), m.group(3).strip()
+            mo = re.match(named, e, re.S)
+            text = mo.group(3).strip() if mo else value
         else:
-            field, value = ["list", "sync", "routine", "data"][pos] if pos < 4 else "?", e
+            field, value = ["list", "sync", "routine", "data"][pos] if pos < 4 else "?", bare
+            text = e
             pos += 1
         if field == "routine":
-            routine = value
+            routine = text if value else value
         elif field == "data":
-            data = value
+            data = text if value not in ("", "0") else value
         elif field == "sync":
             if value not in ("0", "0UL", "0L"):
                 return None
@@ -368,7 +376,8 @@ def split_initializer(elements):
                 return None
         else:
             return None
-    if not routine or routine in ("NULL", "0"):
+    if not routine or re.sub(r"/\*.*?\*/|//[^\n]*", " ", routine, flags=re.S).strip() in \
+            ("NULL", "0"):
         return None
     # a plain 0 for the data pointer is NULL (2.4's positional { 0, 0, f, 0 })
     return routine, (data if data and data != "0" else "NULL")
@@ -2496,6 +2505,10 @@ def _element(raw, text, a, b):
     if m and k:
         lead = raw[a:a + k].strip()
         el = raw[a + k:a + m.end()] + " " + lead + " " + raw[a + m.end():b]
+    elif not m and "\n" in t[:k]:
+        # positional: a comment that closed the line above is the element
+        # before's ("NULL,\t/* next */\n\t0,\t/* sync */")
+        el = raw[a + t.rfind("\n", 0, k) + 1:b]
     return re.sub(r"\s+", " ", el.strip())
 
 
@@ -2533,10 +2546,29 @@ def _kv(a, b, c):
     return (a << 16) + (b << 8) + c
 
 
-def _cond_values(cond, versions):
+_VERSION_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\(\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*\)"
+                            r"[ \t]*([^\n]*)$", re.M)
+
+
+def version_aliases(text):
+    """The driver's own names for KERNEL_VERSION() in text: a 3-parameter
+    macro defined as (a << 16) + (b << 8) + c, with + or |, in any
+    parentheses (2.0-2.2 drivers' "#define VERSION_CODE(v,p,s)
+    (((v)<<16)+(p<<8)+s)", MOXA's, Cyclades')."""
+    out = set()
+    for m in _VERSION_ALIAS.finditer(text):
+        a, b, c = m.group(2), m.group(3), m.group(4)
+        body = re.sub(r"[\s()]", "", re.sub(r"/\*.*?\*/|//.*", "", m.group(5)))
+        parts = sorted(re.split(r"[+|]", body))
+        if parts == sorted([a + "<<16", b + "<<8", c]):
+            out.add(m.group(1))
+    return out
+
+
+def _cond_values(cond, versions, aliases=()):
     """The value of a #if condition at each version (a tuple, one of True,
     False, None for unknown: any macro but LINUX_VERSION_CODE and
-    KERNEL_VERSION, defined(), ...)."""
+    KERNEL_VERSION or one of its ALIASES, defined(), ...)."""
     cond = re.sub(r"/\*.*?\*/|//.*", " ", cond)
     toks = re.findall(r"0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*|\w+|&&|\|\||[<>=!]=|[<>!()+,-]", cond)
     out = []
@@ -2573,7 +2605,7 @@ def _cond_values(cond, versions):
                 else:
                     name = take()
                 return False if name in NEVER_MACROS else None
-            if t == "KERNEL_VERSION":
+            if t == "KERNEL_VERSION" or t in aliases:
                 take()
                 a = orr()
                 take()
@@ -2658,6 +2690,7 @@ def dead_branches(text, floor):
     hideable (spatch skips it once that #if reads "#if 0" (false) or
     "#if 1" (else))."""
     versions = [v for v in _SAMPLES if v >= floor]
+    aliases = version_aliases(text)
     lines = text.split("\n")
     out, stack = [], []
     i = 0
@@ -2674,7 +2707,7 @@ def dead_branches(text, floor):
         d, rest = m.group(1), m.group(2)
         if d in ("if", "ifdef", "ifndef"):
             if d == "if":
-                vals = _cond_values(rest, versions)
+                vals = _cond_values(rest, versions, aliases)
                 literal0 = re.match(r"^\s*0\s*(/[*/].*)?$", rest) is not None
             else:
                 name = rest.split("/")[0].strip()
@@ -2687,7 +2720,7 @@ def dead_branches(text, floor):
         elif d in ("elif", "else") and stack:
             fr = stack[-1]
             _close_branch(fr, start, out)
-            vals = _cond_values(rest, versions) if d == "elif" else (True,)
+            vals = _cond_values(rest, versions, aliases) if d == "elif" else (True,)
             _open_branch(fr, start + 1, vals, False, d)
         elif d == "endif" and stack:
             fr = stack.pop()
