@@ -400,7 +400,8 @@ def declared(src, work=False):
         with open(src.work, encoding='latin-1') as f:
             text = wqport_tq.blank_text(f.read())
     else:
-        text = wqport_tq.blank_text(src.text)
+        # (a task declared in a branch no 2.6 kernel compiles is none)
+        text = wqport_tq.blank_dead(wqport_tq.blank_text(src.text), wqport_tq.FLOOR_STAGE1)
     if not work:
         return wqport_tq.task_names(text)
     out = set(re.findall(r'\b(?:DECLARE_WORK|DECLARE_DELAYED_WORK)\s*\(\s*(\w+)', text))

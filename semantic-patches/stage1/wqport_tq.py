@@ -2536,6 +2536,11 @@ FLOOR_STAGE1 = (2, 6, 0)
 # work_struct" is how 2.4 drivers with a workqueue emulation in a header
 # (chelsio cxgb2.c: #define work_struct tq_struct) test for it.
 NEVER_MACROS = {"work_struct", "delayed_work"}
+# Macros every kernel from 2.6.0 defines (and the shim's overlay with it):
+# "#ifdef DECLARE_TASKLET ... #else <task queue> #endif" (linux-wlan-ng)
+# chose tasklets on 2.4 already, and its #else is no 2.6 kernel's.
+ALWAYS_MACROS = {"DECLARE_TASKLET", "DECLARE_TASKLET_DISABLED", "DECLARE_WORK", "INIT_WORK",
+                 "DECLARE_WAITQUEUE", "DECLARE_WAIT_QUEUE_HEAD", "KERNEL_VERSION"}
 FLOOR_STAGE2 = (2, 6, 20)
 _SAMPLES = [(2, 4, 0), (2, 4, 18), (2, 4, 37), (2, 5, 0), (2, 5, 41), (2, 6, 0), (2, 6, 9),
             (2, 6, 18), (2, 6, 19), (2, 6, 20), (2, 6, 30), (3, 0, 0), (3, 15, 0), (4, 0, 0),
@@ -2604,7 +2609,7 @@ def _cond_values(cond, versions, aliases=()):
                     take()
                 else:
                     name = take()
-                return False if name in NEVER_MACROS else None
+                return False if name in NEVER_MACROS else True if name in ALWAYS_MACROS else None
             if t == "KERNEL_VERSION" or t in aliases:
                 take()
                 a = orr()
@@ -2714,6 +2719,8 @@ def dead_branches(text, floor):
                 vals, literal0 = (None,), False
                 if name in NEVER_MACROS:
                     vals = ((d == "ifndef"),)
+                elif name in ALWAYS_MACROS:
+                    vals = ((d == "ifdef"),)
             fr = dict(head=start + 1, taken=False, branches=[])
             stack.append(fr)
             _open_branch(fr, start + 1, vals, literal0, "if")
