@@ -112,7 +112,11 @@ def leftovers(text, stages, kept=(), tasks=(), tq_macro=False, arities=None):
                 continue
             out.append((text.count('\n', 0, m.start()) + 1,
                         f'{m.group(2)}, behind the macro {m.group(1)},'))
-    # a #define of the old name itself (a driver's own compat macro) is no use
+    # a #define of the old name itself (a driver's own compat macro) is no
+    # use, nor what its body uses when the name is one of the APIs' own
+    # (wqport_tq.OWN_API: a fallback for kernels without it)
+    for a, b in wqport_tq.own_api_defines(text):
+        text = text[:a] + re.sub(r'[^\n]', ' ', text[a:b]) + text[b:]
     text = re.sub(r'^([ \t]*#[ \t]*define[ \t]+)(\w+)',
                   lambda m: m.group(1) + ' ' * len(m.group(2)), text, flags=re.M)
     keep = {n.split(':')[-1] for n in kept}

@@ -1732,6 +1732,8 @@ def _check_macros(scan):
     raw, text, find, rewrites = scan.raw, scan.text, scan.find, scan.rewrites
     for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)", text, re.M):
         body = m.group(2)
+        if m.group(1) in OWN_API:
+            continue                    # the driver's own fallback (mask())
         if not re.search(r"\b(queue_task|schedule_task|tq_struct|INIT_TQUEUE|PREPARE_TQUEUE|"
                          r"tq_timer|tq_immediate|run_task_queue)\b", body):
             continue
@@ -1988,6 +1990,35 @@ KEPT2 = "__wqport_kept2_"   # ... and to a flush that must also flush work items
 FAMILY_CALLS = ("queue_task", "schedule_task", "INIT_TQUEUE", "PREPARE_TQUEUE")
 MASKED_CALLS = FAMILY_CALLS + ("run_task_queue", "flush_scheduled_tasks", "mark_bh",
                                "init_bh", "remove_bh", "DECLARE_TASK_QUEUE")
+# The task-queue API's own names: a driver's #define of one is its
+# fallback for a kernel older than 2.4 (linux-wlan-ng: "#ifndef INIT_TQUEUE
+# / #define INIT_TQUEUE(...) ... PREPARE_TQUEUE(...)"), an implementation
+# of the old API, not a use: its body is left as it is (own_api_defines()).
+# Not the 2.6 names: "#define schedule_work(t) schedule_task(t)" is a 2.6
+# driver's way back to 2.4, which the stages must convert or report.
+OWN_API = ("INIT_TQUEUE", "PREPARE_TQUEUE", "queue_task", "schedule_task", "run_task_queue",
+           "flush_scheduled_tasks", "DECLARE_TASK_QUEUE", "TQ_ACTIVE")
+_OWN_API_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(?:%s)\b((?:[^\n]*\\\n)*[^\n]*)"
+                             % "|".join(OWN_API), re.M)
+
+
+def own_api_defines(text):
+    """(start, end) of the body of each #define of text that defines one of
+    the APIs' own names (OWN_API)."""
+    return [(m.start(1), m.end(1)) for m in _OWN_API_DEFINE.finditer(text)]
+
+
+def _own_api_edits(text):
+    """The edits that hide from the patches what the bodies of the driver's
+    own definitions of the APIs' names use."""
+    edits = []
+    for a, b in own_api_defines(text):
+        for pattern, repl in ((r"\bstruct(\s+)tq_struct\b", r"struct\1" + KEPT + "tq_struct"),
+                              (r"\b(%s)(\s*\()" % "|".join(MASKED_CALLS), KEPT + r"\1\2"),
+                              (r"(\.|->)(\s*)(routine|data|sync|list)\b", r"\1\2" + KEPT + r"\3")):
+            for m in re.finditer(pattern, text[a:b]):
+                edits.append((a + m.start(), a + m.end(), m.expand(repl)))
+    return edits
 FLIP = re.compile(r"^&\s*\(?\s*(.+?)\s*->\s*flip\s*\.\s*tqueue\s*\)?$", re.S)
 KERNEL_EXPR = re.compile(r"(?:->|\.)\s*flip\s*\.\s*tqueue\b|->\s*SAK_tq\b")
 
@@ -2355,6 +2386,9 @@ def mask(path):
         raw = fh.read()
     edits = _kept_edits(raw, p) if p["partial"] else []
     edits += _rewrites(path, p)
+    taken = [(a, b) for a, b, _ in edits]
+    edits += [e for e in _own_api_edits(raw)
+              if not any(a < e[1] and e[0] < b for a, b in taken)]
     for a, b, r in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         raw = raw[:a] + r + raw[b:]
     if edits:
@@ -2382,6 +2416,8 @@ def needs_mask(path):
     if p["partial"] or _rewrites(path, p):
         return True
     src = _source(path)
+    if src is not None and own_api_defines(src[0]):
+        return True
     return src is not None and any(b["hideable"] and b["kind"] != "if0"
                                    for b in dead_branches(src[0], FLOOR_STAGE1))
 
