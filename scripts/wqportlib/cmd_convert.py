@@ -780,21 +780,28 @@ def finish(src, stages, arities):
                 'call expects and drop the cast'))
 
 
-def verify_types(sources, to):
-    """Items for a work field or task whose type, in the output of the run,
-    disagrees with a use of it in any file of the group that declares it
-    (or is declared nowhere in the run while the stages wrote that use)."""
+def live_outputs(sources, to):
+    """{id(source): its output as a kernel of TO compiles it} (check.live_text)."""
+    return {id(s): check.live_text(s.output.decode(s.encoding, 'replace'), STAGES[to])
+            for s in sources}
+
+
+def verify_types(sources, to, live):
+    """Items for a work field or task whose type, in the output of the run
+    (LIVE: live_outputs()), disagrees with a use of it in any file of the
+    group that declares it (or is declared nowhere in the run while the
+    stages wrote that use)."""
     for group in components(sources):
         decls = {}                    # name -> {type: [(src, line)]}
         for s in group:
-            text = check.live_text(s.output.decode(s.encoding, 'replace'), STAGES[to])
+            text = live[id(s)]
             for name, types in check.declarations(text).items():
                 for t in types:
                     decls.setdefault(name, {}).setdefault(t, []).append(s)
         for s in group:
             if s.refused or kept(s):
                 continue
-            text = check.live_text(s.output.decode(s.encoding, 'replace'), STAGES[to])
+            text = live[id(s)]
             said = {it.line for it in s.items}
             readings = check.uses(text)
             for i, (line, name, need) in enumerate(readings):
@@ -835,15 +842,14 @@ def verify_types(sources, to):
                         'agree by hand'))
 
 
-def verify_set_up(sources, to):
-    """Items for an item or task the output queues but no file of its group
-    sets up (no INIT_WORK, DECLARE_WORK, initializer or handler store)."""
+def verify_set_up(sources, live):
+    """Items for an item or task the output (LIVE: live_outputs()) queues
+    but no file of its group sets up (no INIT_WORK, DECLARE_WORK,
+    initializer or handler store)."""
     for group in components(sources):
-        live = [s for s in group if not s.refused]
-        texts = [check.live_text(s.output.decode(s.encoding, 'replace'), STAGES[to])
-                 for s in live]
-        for i, line, name in check.never_set_up(texts):
-            s = live[i]
+        used = [s for s in group if not s.refused]
+        for i, line, name in check.never_set_up([live[id(s)] for s in used]):
+            s = used[i]
             if kept(s) or s.output == s.data or s.back(line) in {it.line for it in s.items}:
                 continue              # (a file the stages left: not theirs to say)
             s.items.append(reasons.Item(
@@ -1020,8 +1026,9 @@ def run(args):
                 s.output = s.data
             else:
                 finish(s, stages, arities)
-        verify_types(sources, args.to)
-        verify_set_up(sources, args.to)
+        outputs = live_outputs(sources, args.to)
+        verify_types(sources, args.to, outputs)
+        verify_set_up(sources, outputs)
         if groups:
             convert_handlers.check(groups, {os.path.realpath(s.path) for s in sources})
         for s in sources:

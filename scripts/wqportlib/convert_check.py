@@ -318,10 +318,7 @@ def never_set_up(texts):
     for i, text in enumerate(texts):
         for m in QUEUEING.finditer(text):
             args = args_of(text, m.end() - 1)
-            k = 1 if m.group(1).startswith('queue_work') or \
-                m.group(1).startswith('queue_delayed') else 0
-            if m.group(1).endswith('_on'):
-                k += 1
+            k = ITEM_CALLS[m.group(1)][0]
             if len(args) <= k:
                 continue
             r = _item_name(args[k], 'work_struct')

@@ -353,7 +353,7 @@ def split_initializer(elements):
         # (the value may end up on one line with what follows)
         e = re.sub(r"//([^\n]*)", lambda c: "/*" + c.group(1).replace("*/", "* /") + " */",
                    e.strip())
-        bare = re.sub(r"/\*.*?\*/|//[^\n]*", " ", e, flags=re.S).strip()
+        bare = blank_text(e).strip()
         m = re.match(named, bare, re.S)
         if m:
             field, value = m.group(1) or m.group(2), m.group(3).strip()
@@ -376,8 +376,7 @@ def split_initializer(elements):
                 return None
         else:
             return None
-    if not routine or re.sub(r"/\*.*?\*/|//[^\n]*", " ", routine, flags=re.S).strip() in \
-            ("NULL", "0"):
+    if not routine or blank_text(routine).strip() in ("NULL", "0"):
         return None
     # a plain 0 for the data pointer is NULL (2.4's positional { 0, 0, f, 0 })
     return routine, (data if data and data != "0" else "NULL")
@@ -2008,17 +2007,26 @@ def own_api_defines(text):
     return [(m.start(1), m.end(1)) for m in _OWN_API_DEFINE.finditer(text)]
 
 
-def _own_api_edits(text):
+# What mask() prefixes with KEPT in code the patches must leave: struct
+# tq_struct, the family's calls, the task fields (unmask() takes it off)
+_KEEP = ((r"\bstruct(\s+)tq_struct\b", r"struct\1" + KEPT + "tq_struct"),
+         (r"\b(%s)(\s*\()" % "|".join(MASKED_CALLS), KEPT + r"\1\2"),
+         (r"(\.|->)(\s*)(routine|data|sync|list)\b", r"\1\2" + KEPT + r"\3"))
+
+
+def _keep_edits(text, a, b):
+    """The edits that hide text[a:b] (blanked text) from the patches."""
+    return [(a + m.start(), a + m.end(), m.expand(repl))
+            for pattern, repl in _KEEP for m in re.finditer(pattern, text[a:b])]
+
+
+def _own_api_edits(raw):
     """The edits that hide from the patches what the bodies of the driver's
     own definitions of the APIs' names use."""
-    edits = []
-    for a, b in own_api_defines(text):
-        for pattern, repl in ((r"\bstruct(\s+)tq_struct\b", r"struct\1" + KEPT + "tq_struct"),
-                              (r"\b(%s)(\s*\()" % "|".join(MASKED_CALLS), KEPT + r"\1\2"),
-                              (r"(\.|->)(\s*)(routine|data|sync|list)\b", r"\1\2" + KEPT + r"\3")):
-            for m in re.finditer(pattern, text[a:b]):
-                edits.append((a + m.start(), a + m.end(), m.expand(repl)))
-    return edits
+    text = blank_text(raw)
+    return [e for a, b in own_api_defines(text) for e in _keep_edits(text, a, b)]
+
+
 FLIP = re.compile(r"^&\s*\(?\s*(.+?)\s*->\s*flip\s*\.\s*tqueue\s*\)?$", re.S)
 KERNEL_EXPR = re.compile(r"(?:->|\.)\s*flip\s*\.\s*tqueue\b|->\s*SAK_tq\b")
 
@@ -2432,15 +2440,12 @@ def _kept_edits(raw, p):
         for m in re.finditer(pattern, text[a:b]):
             edits.append((a + m.start(), a + m.end(), m.expand(repl)))
 
-    calls = "|".join(MASKED_CALLS)
     kept_on = {q: bool(ns & kept) for q, ns in g["queued"].items()}
     conv_on = {q: bool(ns - kept) for q, ns in g["queued"].items()}
     for j, (a, b) in enumerate(spans):
         s = text[a:b]
         if g["nodes"][j] & kept:
-            rename(a, b, r"\bstruct(\s+)tq_struct\b", r"struct\1" + KEPT + "tq_struct")
-            rename(a, b, r"\b(%s)(\s*\()" % calls, KEPT + r"\1\2")
-            rename(a, b, r"(\.|->)(\s*)(routine|data|sync|list)\b", r"\1\2" + KEPT + r"\3")
+            edits += _keep_edits(text, a, b)
             continue
         if g["nodes"][j]:
             continue
