@@ -56,6 +56,7 @@
 /* compat/ sees the kernel's headers first: add the overlay on top. */
 #include "include/linux/workqueue.h"
 #include "wqcompat.h"
+#include "wqcompat_hooks.h"
 #include "work26_rec.h"
 
 /*
@@ -280,6 +281,23 @@ bool w26_wait_runs(struct wqcompat_work26_rec *rec)
 	return active > own;
 }
 
+/*
+ * A flush from a handler on the item's queue runs it by hand, and the
+ * item was queued again meanwhile (its handler re-queues itself, say):
+ * this worker must not run it beside that run, which 2.6, one thread per
+ * CPU, never did.  Wait until the run by hand is over; it is not counted
+ * in @runs yet, so that a flush nested in the run by hand does not wait
+ * for this worker, which waits for it.
+ */
+static void w26_wait_hand(struct wqcompat_work26_rec *rec)
+{
+	atomic_inc(&rec->waiters);
+	smp_mb__after_atomic();	/* pairs with w26_run_end() */
+	wqcompat_test_delay(WQCOMPAT_HOOK_HAND_WAIT);
+	wait_var_event(&rec->runs, !READ_ONCE(rec->hand_task));
+	atomic_dec(&rec->waiters);
+}
+
 /**
  * w26_shadow_fn - the work function of every shadow
  * @shadow: &rec->dwork.work, run by a workqueue worker
@@ -299,7 +317,11 @@ void w26_shadow_fn(struct work_struct *shadow)
 		w26_plain_run(rec);
 		return;
 	}
+	if (unlikely(READ_ONCE(rec->hand_task)))
+		w26_wait_hand(rec);
 	atomic_long_inc(&rec->runs);
+	if (unlikely(atomic_read(&rec->waiters)))
+		wake_up_var(&rec->runs);	/* w26_wait_queued(): it began */
 	WRITE_ONCE(rec->run_qwq, READ_ONCE(rec->qwq));
 	w26_get_handler(rec, &func, &data);
 	if (likely(func))

@@ -205,23 +205,25 @@ static int w26_add_chunk(unsigned int nr, gfp_t gfp)
 	unsigned long flags;
 	unsigned int slot, i;
 
+	/* Memory first: a slot is taken only for a chunk that exists. */
+	if (gfpflags_allow_blocking(gfp))
+		chunk = kvzalloc(struct_size(chunk, recs, nr), gfp);
+	else
+		chunk = kzalloc(struct_size(chunk, recs, nr), gfp);
+	if (!chunk)
+		return -ENOMEM;
+
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	slot = w26_nr_slots;
 	if (slot < WQCOMPAT_W26_SLOTS)
 		w26_nr_slots++;
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	if (slot >= WQCOMPAT_W26_SLOTS) {
+		kvfree(chunk);
 		pr_warn_ratelimited("wqcompat: all %u chunk slots of legacy work records used\n",
 				    WQCOMPAT_W26_SLOTS);
 		return -ENOSPC;
 	}
-
-	if (gfpflags_allow_blocking(gfp))
-		chunk = kvzalloc(struct_size(chunk, recs, nr), gfp);
-	else
-		chunk = kzalloc(struct_size(chunk, recs, nr), gfp);
-	if (!chunk)
-		return -ENOMEM;	/* the slot stays empty */
 	chunk->nr = nr;
 	for (i = 0; i < nr; i++) {
 		struct wqcompat_work26_rec *rec = &chunk->recs[i];

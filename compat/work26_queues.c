@@ -26,11 +26,13 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/wait_bit.h>
 #include <linux/workqueue.h>
 
 /* compat/ sees the kernel's headers first: add the overlay on top. */
 #include "include/linux/workqueue.h"
 #include "wqcompat.h"
+#include "wqcompat_kapi.h"
 #include "work26_rec.h"
 
 struct workqueue_struct *wqcompat_events_wq;
@@ -75,40 +77,84 @@ bool w26_wq_dying(struct workqueue_struct *wq)
 struct w26_self_flush {
 	struct workqueue_struct *wq;
 	struct wqcompat_work26_rec *self;
+	unsigned long pwq;		/* the caller's pool_workqueue, or 0 */
+	unsigned int pass;
 	unsigned int ran;		/* items run by hand this pass */
 };
 
-/*
- * One legacy item queued on the queue (not armed, not running elsewhere):
- * take it off and run it here, as 2.6's run_workqueue() did.  The run is
- * counted (@runs) before the shadow is taken off, so that a cancel,
- * flush or unload that finds the shadow idle waits for it
- * (w26_wait_runs()); an item whose module is going is left to its unload.
- */
-static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
+/* The pool_workqueue a queued item's data word names, or 0. */
+static unsigned long w26_pwq_of(unsigned long data)
 {
-	struct w26_self_flush *sf = arg;
+	if ((data & (WORK_STRUCT_PENDING | WORK_STRUCT_PWQ)) !=
+	    (WORK_STRUCT_PENDING | WORK_STRUCT_PWQ))
+		return 0;
+	return data & WORK_STRUCT_PWQ_MASK;
+}
+
+static void w26_probe_fn(struct work_struct *work)
+{
+}
+
+/*
+ * The pool_workqueue of @wq that the caller, a worker of @wq, runs for:
+ * the one a queueing on this CPU lands on (a per-CPU queue's workers stay
+ * on their CPU; an ordered queue has one).  Learnt from the data word of
+ * an on-stack probe queued there and cancelled at once: the kernel keeps
+ * the pointer private.  0 if a worker took the probe first, each try.
+ */
+static unsigned long w26_own_pwq(struct workqueue_struct *wq)
+{
+	struct work_struct probe;
+	unsigned long pwq = 0;
+	int try;
+
+	for (try = 0; try < 4 && !pwq; try++) {
+		INIT_WORK_ONSTACK(&probe, w26_probe_fn);
+		(queue_work_on)(raw_smp_processor_id(), wq, &probe);
+		pwq = w26_pwq_of(atomic_long_read(&probe.data));
+		(cancel_work_sync)(&probe);
+		destroy_work_on_stack(&probe);
+	}
+	return pwq;
+}
+
+/*
+ * One legacy item queued on the caller's own pool_workqueue (not armed,
+ * not running): take it off and run it here, as 2.6's run_workqueue() ran
+ * the caller's CPU queue.  The run is counted (@runs) and named
+ * (@hand_task) before the shadow is taken off, so that a cancel, flush or
+ * unload that finds the shadow idle waits for it (w26_wait_runs()), and a
+ * worker that gets the item queued again waits until it is over
+ * (w26_shadow_fn()); an item whose module is going is left to its unload.
+ *
+ * Only items of the caller's own pool_workqueue: they cannot run before
+ * the caller returns on a queue of one active item per CPU (2.6's
+ * create_workqueue()) or an ordered one, and any flush_workqueue() that
+ * started before they were queued started before the caller was queued
+ * too (a pool_workqueue starts its items in order), so it waits for the
+ * caller and the runs in it.
+ */
+static void w26_run_by_hand(struct wqcompat_work26_rec *rec,
+			    struct w26_self_flush *sf)
+{
 	struct task_struct *prev;
 	void (*func)(void *data);
 	unsigned long flags;
-	unsigned int busy;
 	bool counted = false, taken = false;
 	void *data;
 
-	if (rec == sf->self || READ_ONCE(rec->kind) != W26_LEGACY ||
-	    READ_ONCE(rec->qwq) != sf->wq ||
-	    timer_pending(&rec->dwork.timer))
-		return;
-	busy = (work_busy)(&rec->dwork.work);
-	if (!(busy & WORK_BUSY_PENDING) || (busy & WORK_BUSY_RUNNING))
-		return;
 	raw_spin_lock_irqsave(&w26_lock, flags);
-	if (rec->kind == W26_LEGACY && !rec->dying && !rec->releasing) {
+	prev = rec->hand_task;
+	if (rec->kind == W26_LEGACY && !rec->dying && !rec->releasing &&
+	    (!prev || prev == current)) {
 		atomic_long_inc(&rec->runs);
+		WRITE_ONCE(rec->hand_task, current);
 		/* counted before it is taken off: w26_wait_runs() sees one */
 		smp_mb__after_atomic();
 		counted = true;
 		taken = (cancel_delayed_work)(&rec->dwork);
+		if (!taken)
+			WRITE_ONCE(rec->hand_task, prev);
 	}
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	if (!taken) {
@@ -117,8 +163,6 @@ static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
 		return;
 	}
 	w26_get_handler(rec, &func, &data);
-	prev = READ_ONCE(rec->hand_task);
-	WRITE_ONCE(rec->hand_task, current);
 	if (func)
 		func(data);
 	WRITE_ONCE(rec->hand_task, prev);
@@ -127,43 +171,102 @@ static void w26_run_by_hand(struct wqcompat_work26_rec *rec, void *arg)
 }
 
 /*
- * A legacy item running on the queue in another worker: wait for it, with
- * the shim's wait (the kernel's flush_work() of an item of the caller's
- * own queue is a recursive wait to lockdep).
+ * Has the run of @rec queued on @pwq ended, or was it cancelled?  When it
+ * was seen queued, @done runs had ended and @active were in progress; no
+ * run of the item can begin before that one (it is pending until then),
+ * so once @active + 1 more have ended, it has.
  */
-static void w26_wait_other(struct wqcompat_work26_rec *rec, void *arg)
+static bool w26_queued_run_over(struct wqcompat_work26_rec *rec,
+				unsigned long pwq, u32 done, u32 active)
+{
+	unsigned long runs = atomic_long_read(&rec->runs);
+
+	if ((u32)((runs >> 32) - done) > active)
+		return true;
+	if (w26_pwq_of(atomic_long_read(&rec->dwork.work.data)) == pwq)
+		return false;			/* still queued there */
+	/* not queued, nor running: cancelled */
+	return !w26_runs_active(rec) &&
+	       !((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING);
+}
+
+/*
+ * A legacy item queued on another pool_workqueue of the queue (another
+ * CPU's, which 2.6's flush waited for): wait until its run has ended, or
+ * it was cancelled, without the kernel's flush_work() (from a worker of
+ * the same queue, a recursive wait to lockdep).  A run's beginning and
+ * end wake us; nothing does when a cancel takes the item off or a worker
+ * that got it has not begun, so the condition is also looked at every
+ * HZ / 10.
+ */
+static void w26_wait_queued(struct wqcompat_work26_rec *rec, unsigned long pwq)
+{
+	unsigned long runs = atomic_long_read(&rec->runs);
+	u32 done = runs >> 32, active = runs & W26_RUN_ACTIVE;
+
+	atomic_inc(&rec->waiters);
+	smp_mb__after_atomic();	/* pairs with w26_run_end() */
+	while (!wait_var_event_timeout(&rec->runs,
+				       w26_queued_run_over(rec, pwq, done,
+							   active),
+				       HZ / 10))
+		;
+	atomic_dec(&rec->waiters);
+}
+
+/*
+ * One record, in a pass of w26_flush_self(): run it by hand if it is
+ * queued on the caller's pool_workqueue; in the first pass, wait for it if
+ * it is queued on another or runs in another worker.
+ */
+static void w26_flush_one(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_self_flush *sf = arg;
+	unsigned long pwq;
+	bool running;
 
 	if (rec == sf->self || READ_ONCE(rec->kind) != W26_LEGACY ||
-	    READ_ONCE(rec->qwq) != sf->wq)
+	    READ_ONCE(rec->qwq) != sf->wq ||
+	    timer_pending(&rec->dwork.timer))
 		return;
-	if ((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING)
-		w26_wait_runs(rec);
+	pwq = w26_pwq_of(atomic_long_read(&rec->dwork.work.data));
+	running = (work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING;
+	if (pwq && (pwq == sf->pwq || !sf->pwq)) {
+		/* queued here while another worker runs it: that run first */
+		if (running)
+			w26_wait_runs(rec);
+		w26_run_by_hand(rec, sf);
+	} else if (sf->pass == 0) {
+		if (pwq)
+			w26_wait_queued(rec, pwq);
+		else if (running)
+			w26_wait_runs(rec);
+	}
 }
 
 /*
  * 2.6's flush_cpu_workqueue() from the queue's own thread ran the queue by
- * hand, nested in the caller, until it was empty.  Do that for the legacy
- * items queued on @wq, then wait for the legacy items that other workers
- * of @wq are running.  Modern items on @wq are not waited for: they would
- * need the kernel's flush, which waits for the caller itself.  Passes are
- * bounded so that an item re-queueing itself cannot keep us here forever.
+ * hand, nested in the caller, until it was empty, and waited for the
+ * other CPUs' queues.  Do that for the legacy items on @wq: wait for those
+ * queued on other pool_workqueues or running in other workers, and run
+ * those queued on the caller's own by hand, pass after pass while a pass
+ * ran one (bounded, so that an item re-queueing itself cannot keep us
+ * here forever).  Modern items on @wq are not waited for: they would need
+ * the kernel's flush, which waits for the caller itself.
  */
 static void w26_flush_self(struct workqueue_struct *wq,
 			   struct wqcompat_work26_rec *self)
 {
 	struct w26_self_flush sf = { .wq = wq, .self = self };
-	int pass;
 
 	atomic_long_inc(&w26_stats.self_flushes);
-	for (pass = 0; pass < 8; pass++) {
+	sf.pwq = w26_own_pwq(wq);
+	for (sf.pass = 0; sf.pass < 8; sf.pass++) {
 		sf.ran = 0;
-		w26_for_each_rec(w26_run_by_hand, &sf);
-		if (!sf.ran)
+		w26_for_each_rec(w26_flush_one, &sf);
+		if (!sf.ran && sf.pass)
 			break;
 	}
-	w26_for_each_rec(w26_wait_other, &sf);
 }
 
 /*
@@ -183,12 +286,11 @@ bool w26_in_events(void)
  * @wq: workqueue
  *
  * Waits until every item queued on @wq before the call has run (the
- * kernel's flush; see docs/compat-workqueue-2.6.md for items a concurrent
- * flush from a handler on @wq runs by hand).  Called from a legacy handler
- * running on @wq itself, where the kernel's would wait for the caller
- * forever, it runs the legacy items queued on @wq by hand, in the caller,
- * and waits for those running in other workers, as 2.6 did; modern items
- * on @wq are then not waited for.
+ * kernel's flush).  Called from a legacy handler running on @wq itself,
+ * where the kernel's would wait for the caller forever, it runs the legacy
+ * items queued on the caller's own CPU queue of @wq by hand, in the
+ * caller, and waits for those queued on other CPUs or running in other
+ * workers, as 2.6 did; modern items on @wq are then not waited for.
  * Context: process; sleeps.
  */
 void wqcompat_flush_workqueue(struct workqueue_struct *wq)

@@ -29,6 +29,8 @@ enum wqcompat_hook {
 	WQCOMPAT_HOOK_GOING_MARKED,
 	/* queue_task() is about to own and list a task no one owns */
 	WQCOMPAT_HOOK_QUEUE_OWNED,
+	/* a worker got a legacy item that a flush runs by hand: it waits */
+	WQCOMPAT_HOOK_HAND_WAIT,
 	WQCOMPAT_HOOK_NR
 };
 

@@ -15,6 +15,7 @@
  *	wqcompat_assign_str(dst, src)	6.10	__assign_str(dst, src); from
  *					6.10 __assign_str(dst) takes src
  *					from __string(dst, src)
+ *	WORK_STRUCT_PWQ_MASK		6.10	WORK_STRUCT_WQ_DATA_MASK
  */
 #ifndef _WQCOMPAT_KAPI_H
 #define _WQCOMPAT_KAPI_H
@@ -43,6 +44,11 @@
 #define WQCOMPAT_BH_WQ_FLAGS (WQ_BH | WQ_HIGHPRI)
 #else
 #define WQCOMPAT_BH_WQ_FLAGS (WQ_HIGHPRI | WQ_MEM_RECLAIM)
+#endif
+
+/* The pool_workqueue pointer in a queued item's data word. */
+#ifndef WORK_STRUCT_PWQ_MASK
+#define WORK_STRUCT_PWQ_MASK WORK_STRUCT_WQ_DATA_MASK
 #endif
 
 /* In a TRACE_EVENT's TP_fast_assign(). */

@@ -30,7 +30,8 @@ struct task_struct;
  *		in itself), and runs finished (high 32 bits, wrapping): one
  *		atomic add at each end of a run (work26.c, w26_run_end())
  * @waiters:	tasks in w26_wait_runs(): a run that ends wakes them
- * @hand_task:	the task running it by hand, if any
+ * @hand_task:	the task running it by hand, if any (set under w26_lock); a
+ *		worker given the item meanwhile waits until it is clear
  * @dying:	queueing refused: the owner module is going away.  The fast
  *		paths read it with preemption off; unload waits for them with
  *		synchronize_rcu() before it cancels (work26_going.c)

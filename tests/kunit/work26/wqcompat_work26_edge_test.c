@@ -775,6 +775,80 @@ static void w26_flush_own_queue_waits_for_others(struct kunit *test)
 	destroy_workqueue(o->wq);
 }
 
+/* A handler on one CPU flushes a per-CPU queue; an item waits on another. */
+struct w26e_cpu {
+	struct work_struct gate, flusher, item;
+	struct workqueue_struct *wq;
+	int item_cpu, ran_on, done_at_flush;
+	atomic_t item_done;
+	struct completion gate_started, item_ran, flushed;
+};
+
+static void w26e_cpu_gate_fn(void *data)
+{
+	struct w26e_cpu *c = data;
+
+	complete(&c->gate_started);
+	/* A bound on a wait that must not end: the item is behind us. */
+	wait_for_completion_timeout(&c->item_ran, HZ);
+}
+
+static void w26e_cpu_item_fn(void *data)
+{
+	struct w26e_cpu *c = data;
+
+	c->ran_on = raw_smp_processor_id();
+	atomic_inc(&c->item_done);
+	complete(&c->item_ran);
+}
+
+static void w26e_cpu_flusher_fn(void *data)
+{
+	struct w26e_cpu *c = data;
+
+	queue_work_on(c->item_cpu, c->wq, &c->item);
+	flush_workqueue(c->wq);
+	c->done_at_flush = atomic_read(&c->item_done);
+	complete(&c->flushed);
+}
+
+/*
+ * Promise: flush_workqueue(q) from a handler on q runs by hand only the
+ * items queued on its own CPU's queue; an item queued on another CPU's
+ * (queue_work_on(), schedule_delayed_work_on(): oprofile's per-CPU work)
+ * runs there, and the flush waits for it, as 2.6's flush_workqueue()
+ * waited for the other CPUs' queues.
+ */
+static void w26_flush_own_queue_leaves_other_cpus_items(struct kunit *test)
+{
+	struct w26e_cpu *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	int flusher_cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	c->item_cpu = cpumask_first(cpu_online_mask);
+	flusher_cpu = cpumask_next(c->item_cpu, cpu_online_mask);
+	c->ran_on = -1;
+	c->wq = create_workqueue("w26e_cpu");	/* one active item per CPU */
+	KUNIT_ASSERT_NOT_NULL(test, c->wq);
+	init_completion(&c->gate_started);
+	init_completion(&c->item_ran);
+	init_completion(&c->flushed);
+	INIT_WORK(&c->gate, w26e_cpu_gate_fn, c);
+	INIT_WORK(&c->flusher, w26e_cpu_flusher_fn, c);
+	INIT_WORK(&c->item, w26e_cpu_item_fn, c);
+	queue_work_on(c->item_cpu, c->wq, &c->gate);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&c->gate_started,
+							    20 * HZ));
+	queue_work_on(flusher_cpu, c->wq, &c->flusher);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&c->flushed,
+							    20 * HZ));
+	KUNIT_EXPECT_EQ(test, c->ran_on, c->item_cpu);
+	KUNIT_EXPECT_EQ(test, c->done_at_flush, 1);
+	destroy_workqueue(c->wq);
+}
+
 static atomic_t w26e_each_calls;
 
 static void w26e_each_fn(void *info)
@@ -922,6 +996,7 @@ static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_struct_copy_over_old_item),
 	KUNIT_CASE(w26_hand_run_is_visible),
 	KUNIT_CASE(w26_flush_own_queue_waits_for_others),
+	KUNIT_CASE(w26_flush_own_queue_leaves_other_cpus_items),
 	KUNIT_CASE(w26_schedule_on_each_cpu_from_events),
 	KUNIT_CASE(w26_refused_queueing_changes_nothing),
 	KUNIT_CASE(w26_current_is_keventd_in_events),

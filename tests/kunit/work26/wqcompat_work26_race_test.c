@@ -23,7 +23,8 @@
 #include "wqcompat_w26_params.h"
 
 /* Delay points, in the order of compat/wqcompat_hooks.h. */
-enum { W26R_RECLAIM_GONE = 3, W26R_PLAIN_TAKEN = 4, W26R_POINTS = 6 };
+enum { W26R_RECLAIM_GONE = 3, W26R_PLAIN_TAKEN = 4, W26R_POINTS = 6,
+       W26R_HAND_WAIT = 7 };
 #define W26R_NO_DELAYS "0,0,0,0,0,0"
 #define W26R_HOLD_US 2000000
 
@@ -193,9 +194,83 @@ static void w26_reclaim_spares_plain_timer_being_armed(struct kunit *test)
 	destroy_workqueue(it->wq);
 }
 
+/* An item that a flush runs by hand, and that queues itself again. */
+struct w26r_hand {
+	struct work_struct flusher, item;
+	atomic_t inside, most_inside, runs;
+	long hits;
+	struct completion flushed, second_done;
+};
+
+static void w26r_hand_item_fn(void *data)
+{
+	struct w26r_hand *h = data;
+	int in = atomic_inc_return(&h->inside);
+	int run = atomic_inc_return(&h->runs);
+	unsigned long until = jiffies + 30 * HZ;
+
+	if (in > atomic_read(&h->most_inside))
+		atomic_set(&h->most_inside, in);
+	if (run == 1) {
+		schedule_work(&h->item);
+		/*
+		 * This run sleeps: the pool wakes another worker, which takes
+		 * the item.  It must wait for this run (the shim reaches its
+		 * wait point), not run beside it.
+		 */
+		while (w26r_hits(W26R_HAND_WAIT) <= h->hits &&
+		       atomic_read(&h->runs) < 2 && time_before(jiffies, until))
+			schedule_timeout_uninterruptible(1);
+	}
+	atomic_dec(&h->inside);
+	if (run == 2)
+		complete(&h->second_done);
+}
+
+static void w26r_hand_flusher_fn(void *data)
+{
+	struct w26r_hand *h = data;
+
+	schedule_work(&h->item);
+	flush_scheduled_work();		/* runs the item here, by hand */
+	complete(&h->flushed);
+}
+
+/*
+ * Promise: a legacy item never runs twice at once on one CPU's queue.  A
+ * flush from a handler on the events queue runs an item by hand; the
+ * item queues itself again and sleeps, and the worker that takes the new
+ * queueing waits until the run by hand is over (2.6 had one thread per
+ * CPU: the second run came after the first).
+ */
+static void w26_hand_run_never_beside_a_worker_run(struct kunit *test)
+{
+	struct w26r_hand *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	if (!w26r_hits)
+		kunit_skip(test, "wqcompat.ko without test delay points");
+	h->hits = w26r_hits(W26R_HAND_WAIT);
+	KUNIT_ASSERT_GE(test, h->hits, 0);
+	init_completion(&h->flushed);
+	init_completion(&h->second_done);
+	INIT_WORK(&h->flusher, w26r_hand_flusher_fn, h);
+	INIT_WORK(&h->item, w26r_hand_item_fn, h);
+	schedule_work(&h->flusher);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&h->flushed,
+							    60 * HZ));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&h->second_done,
+							    60 * HZ));
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->most_inside), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->runs), 2);
+	KUNIT_EXPECT_GT(test, w26r_hits(W26R_HAND_WAIT), h->hits);
+	flush_scheduled_work();
+}
+
 static struct kunit_case w26r_cases[] = {
 	KUNIT_CASE(w26_reclaim_spares_item_initialised_in_window),
 	KUNIT_CASE(w26_reclaim_spares_plain_timer_being_armed),
+	KUNIT_CASE(w26_hand_run_never_beside_a_worker_run),
 	{}
 };
 
