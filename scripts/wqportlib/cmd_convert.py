@@ -269,11 +269,14 @@ def prepare(src, scratch, by_path, include_dirs):
     top = os.path.join(scratch, hashlib.sha1(src.path.encode()).hexdigest()[:12])
     src.work = os.path.join(top, os.path.basename(src.path))
     os.makedirs(top)
+    src.includes = run_includes(src, by_path, include_dirs)
     # (what spatch cannot parse, hidden line for line; back in unmask())
-    masked, src.attrs = spatch_mask.hide(src.text)
+    names = set()
+    for other, _, _, _ in src.includes:
+        names |= spatch_mask.attr_macros(other.text)
+    masked, src.attrs = spatch_mask.hide(src.text, names)
     with open(src.work, 'wb') as f:
         f.write(lf(masked.encode(src.encoding) if src.attrs else src.data, src))
-    src.includes = run_includes(src, by_path, include_dirs)
     for other, name, quoted, _ in src.includes:
         if quoted:
             dest = os.path.join(top, name)
@@ -284,7 +287,7 @@ def prepare(src, scratch, by_path, include_dirs):
             continue
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         with open(dest, 'wb') as f:
-            f.write(lf(spatch_mask.hide(other.text)[0].encode(other.encoding), other))
+            f.write(lf(spatch_mask.hide(other.text, names)[0].encode(other.encoding), other))
     if src.inc_dir:
         src.env['WQPORT_INCLUDE_DIR'] = src.inc_dir
     if include_dirs:

@@ -2,15 +2,17 @@
 """spatch_mask: the code spatch 1.1.1 cannot parse, hidden from it line for
 line while wqport convert works on a file.
 
-spatch gives up on two places of a GNU attribute that old drivers use:
-after an array declarator (2.4's ns83820.c: `char pad[16]
-__attribute__((aligned(16)));` in the structure that holds its task) and
-inside a macro's argument (2.6's paride/pseudo.h: `static
-DEFINE_SPINLOCK(ps_spinlock __attribute__((unused)));`).  It then skips
-everything around the attribute, and wqport convert refuses a file whose
-deferred-work code is in what it skips.  No rule of the stages reads an
-attribute, so hide() puts a comment in the place of each such one, on its
-line, and show() puts it back after the stages.
+spatch gives up on every GNU attribute that has arguments, wherever it is
+(2.4's ns83820.c: `char pad[16] __attribute__((aligned(16)));` in the
+structure that holds its task; `int v __attribute__((section(".x")));`),
+and on any attribute inside a macro's argument (2.6's paride/pseudo.h:
+`static DEFINE_SPINLOCK(ps_spinlock __attribute__((unused)));`); also on a
+driver's own name for one (`#define __DMA_ALIGN__
+__attribute__((__aligned__(L1_CACHE_BYTES)))`, a vendor MoCA driver, used
+after its fields).  It then skips everything around it, and wqport convert
+refuses a file whose deferred-work code is in what it skips.  No rule of
+the stages reads an attribute, so hide() puts a comment in the place of
+each such one, on its line, and show() puts it back after the stages.
 """
 import os
 import re
@@ -43,22 +45,53 @@ def _close(text, i):
     return None
 
 
-def hide(text):
+# `#define NAME __attribute__((...))`: a name of the driver's for an attribute
+ATTR_MACRO = re.compile(r'^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+'
+                        r'(__attribute__[ \t]*\(\(.*\)\))[ \t]*$', re.M)
+
+
+def attr_macros(text):
+    """The names TEXT defines as an attribute spatch cannot parse."""
+    blank = wqport_tq.blank_text(text)
+    return {m.group(1) for m in ATTR_MACRO.finditer(blank)
+            if _unparsed(m.group(2))}
+
+
+def _unparsed(attr):
+    """Is ATTR, an `__attribute__((...))`, one spatch cannot parse where it
+    stands alone: one with arguments?"""
+    inner = attr[attr.index('((') + 2:-2]
+    return '(' in inner
+
+
+def hide(text, names=()):
     """(TEXT with each attribute spatch cannot parse replaced by a marker
-    comment, the attributes in marker order)."""
+    comment, the attributes in marker order).  NAMES: more names of such
+    attributes (the run's headers define them), beside those TEXT
+    defines; their #define lines stay."""
     blank = wqport_tq.blank_text(text)      # comments and literals aside
-    saved, out, at = [], [], 0
+    names = set(names) | attr_macros(text)
+    spans = []
     for m in ATTR.finditer(blank):
         end = _close(blank, m.end() - 2)
-        if end is None or m.start() < at:
+        if end is None:
             continue
-        before = blank[:m.start()].rstrip(' \t')
         after = blank[end:].lstrip(' \t')
-        if not (before.endswith(']') or after.startswith(')')):
+        if _unparsed(blank[m.start():end]) or after.startswith(')'):
+            spans.append((m.start(), end))
+    if names:
+        rx = re.compile(r'\b(?:%s)\b' % '|'.join(sorted(map(re.escape, names))))
+        for m in rx.finditer(blank):
+            line = blank[blank.rfind('\n', 0, m.start()) + 1:m.start()]
+            if not line.lstrip().startswith('#'):
+                spans.append((m.start(), m.end()))
+    saved, out, at = [], [], 0
+    for start, end in sorted(spans):
+        if start < at:
             continue
-        out.append(text[at:m.start()])
+        out.append(text[at:start])
         out.append(MARK % len(saved))
-        saved.append(text[m.start():end])
+        saved.append(text[start:end])
         at = end
     out.append(text[at:])
     return ''.join(out), saved
