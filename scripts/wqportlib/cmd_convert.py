@@ -395,10 +395,11 @@ def _with_env(env, fn, *args):
 WORK_DECL = re.compile(r'\bstruct\s+(?:work_struct|delayed_work)\s+[^;{}()]*;')
 
 
-def declared(src, work=False):
-    """The names SRC declares struct tq_struct (work: work_struct or
-    delayed_work, and DECLARE_*WORK, in its work copy as stage 1 left it),
-    fields and variables."""
+def declared(src, work=False, aliases=()):
+    """The names SRC declares struct tq_struct, or through one of ALIASES
+    (a driver's #define or typedef of that type: the aliases are names it
+    declares too), fields and variables (work: work_struct or
+    delayed_work, and DECLARE_*WORK, in its work copy as stage 1 left it)."""
     if work:
         with open(src.work, encoding='latin-1') as f:
             text = wqport_tq.blank_text(f.read())
@@ -406,7 +407,7 @@ def declared(src, work=False):
         # (a task declared in a branch no 2.6 kernel compiles is none)
         text = wqport_tq.blank_dead(wqport_tq.blank_text(src.text), wqport_tq.FLOOR_STAGE1)
     if not work:
-        return wqport_tq.task_names(text)
+        return wqport_tq.task_names(text, aliases)
     out = set(re.findall(r'\b(?:DECLARE_WORK|DECLARE_DELAYED_WORK)\s*\(\s*(\w+)', text))
     for m in WORK_DECL.finditer(text):
         d = re.sub(r'=[^,;]*', '', m.group(0))
@@ -429,7 +430,12 @@ class Scope:
                 if id(b) in inc[id(c)]:
                     sc |= {id(c)} | inc[id(c)]
             self.scope[id(b)] = sc
-        self.decls = {id(s): declared(s, work) for s in group}
+        # the aliases of struct tq_struct any file of the group defines
+        self.aliases = set() if work else set().union(*(
+            wqport_tq.tq_aliases(wqport_tq.blank_dead(wqport_tq.blank_text(s.text),
+                                                      wqport_tq.FLOOR_STAGE1))
+            for s in group))
+        self.decls = {id(s): declared(s, work, self.aliases) for s in group}
         self.headers = {id(s) for s in group if s.path.endswith('.h')}
 
     def names(self, b):
@@ -463,6 +469,7 @@ def plan_stage1(sources):
         for s in group:
             scope[id(s)] = (sc, group)
             s.env['WQPORT_TASKS'] = ' '.join(sorted(sc.names(s)))
+            s.env['WQPORT_ALIASES'] = ' '.join(sorted(sc.aliases))
             env = dict(s.env, WQPORT_APPLY_STAGE='1')
             facts[id(s)] = _with_env(env, wqport_tq.data_facts, s.work)
             wqport_tq.forget(s.work)
@@ -491,8 +498,9 @@ def plan_stage1(sources):
             env = dict(s.env, WQPORT_APPLY_STAGE='1')
             p = _with_env(env, wqport_tq.plan, s.work)
             nodes = set().union(*p['graph']['nodes']) if p['graph'] else set()
-            helpers[id(s)] = ({n for n in nodes if n.startswith('fn:')},
-                              {n for n in p['kept'] if n.startswith('fn:')})
+            # (and a macro: one #define in a header, the same for its users)
+            helpers[id(s)] = ({n for n in nodes if re.match(r'^(fn|m):', n)},
+                              {n for n in p['kept'] if re.match(r'^(fn|m):', n)})
             if s.refused:
                 s.kept, s.whole = {n for n in p['kept'] | set(p['graph']['find'].up
                                                                if p['graph'] else ())
@@ -513,7 +521,7 @@ def plan_stage1(sources):
                         forced[id(t)][n] = os.path.basename(s.path)
                         changed.add(id(t))
             for n in helpers[id(s)][1]:
-                for t in sources:
+                for t in (sources if n.startswith('fn:') else group):
                     if t is not s and n in helpers[id(t)][0] and \
                             n not in helpers[id(t)][1] and n not in forced[id(t)]:
                         forced[id(t)][n] = os.path.basename(s.path)
@@ -1034,6 +1042,7 @@ def run(args):
         verify_set_up(sources, outputs)
         if groups:
             convert_handlers.check(groups, {os.path.realpath(s.path) for s in sources})
+            convert_handlers.name_wrapped(groups)
         for s in sources:
             s.items.sort()
 

@@ -32,7 +32,7 @@ import os
 import re
 
 from . import reasons
-from .convert_check import args_of, wqport_tq
+from .convert_check import args_of, live_text, wqport_tq
 
 _REGISTRATION = re.compile(r'\b(?:(?:INIT|PREPARE)(?:_DELAYED)?_WORK|DECLARE(?:_DELAYED)?_WORK)'
                            r'\s*\(')
@@ -362,3 +362,85 @@ def check(groups, run):
                     f'{n}() now takes struct work_struct *{conv[n]}, but its prototype '
                     f'in {hdr}, outside this run, still takes void *: give that header to the '
                     'same wqport convert run, or change the prototype by hand'))
+
+
+# W105 on a handler that is a parameter of the driver's own wrapper of the
+# registration: a macro (the item says so) or a function (hostap's static
+# inline HOSTAP_QUEUE_INIT(wq, routine, data) around INIT_WORK(), where the
+# item could only say that routine() is not defined in the file)
+_MACRO_PARAM = re.compile(r'^(\w+) is a parameter of the macro (\w+),')
+_NOT_DEFINED = re.compile(r'^(\w+)\(\) is not defined in this file')
+_CALLED = re.compile(r'^(?:\(\s*[^()]*(?:\([^()]*\)[^()]*)*\)\s*)*&?\s*(\w+)$')
+
+
+def _wrapper_at(text, line, f):
+    """(name, index of parameter f, 'macro' or 'function') of the wrapper
+    whose definition in text (live, offsets kept) holds 1-based line and
+    takes f as a parameter, or None."""
+    lines = text.split('\n')
+    if not 0 < line <= len(lines):
+        return None
+    off = sum(len(x) + 1 for x in lines[:line - 1])
+    n = line - 1
+    while n > 0 and lines[n - 1].rstrip().endswith('\\'):
+        n -= 1
+    m = re.match(r'^\s*#\s*define\s+(\w+)\(([^)]*)\)', lines[n])
+    if m:
+        params = [a.strip() for a in m.group(2).split(',')]
+        return (m.group(1), params.index(f), 'macro') if f in params else None
+    for name, (o, e) in wqport_tq.function_bodies(text).items():
+        if o <= off < e:
+            head = text[text.rfind(name, 0, o):o]
+            params = args_of(head, head.index('('))
+            for i, p in enumerate(params):
+                # void (*routine)(void *), work_func_t routine, ...
+                if re.search(r'(?:\(\s*\*\s*%s\s*\)|\b%s\s*$)' % (re.escape(f), re.escape(f)),
+                             p):
+                    return name, i, 'function'
+            return None
+    return None
+
+
+def name_wrapped(groups):
+    """Rewrite each W105 item whose handler is a parameter of a wrapper of
+    the registration (see _wrapper_at) so that it names the handlers the
+    wrapper's callers give, with where, across the files of the run (those
+    that see the wrapper: the whole group of its file)."""
+    sources = [s for group in groups for s in group]
+    texts = {id(s): live_text(s.text, ('stage2',)) for s in sources if not s.refused}
+    of = {id(s): group for group in groups for s in group}
+    for s in sources:
+        if id(s) not in texts:
+            continue
+        for k, it in enumerate(s.items):
+            if it.id != 'W105':
+                continue
+            m = _MACRO_PARAM.match(it.reason) or _NOT_DEFINED.match(it.reason)
+            w = m and _wrapper_at(texts[id(s)], it.line, m.group(1))
+            if not w:
+                continue
+            name, idx, kind = w
+            given = []
+            for t in of[id(s)]:
+                text = texts.get(id(t))
+                if text is None:
+                    continue
+                for c in re.finditer(r'\b%s\s*\(' % re.escape(name), text):
+                    ls = text.rfind('\n', 0, c.start()) + 1
+                    if text[ls:c.start()].lstrip().startswith('#') or \
+                            re.match(r'\s*\{', text[_end(text, c.end() - 1):]):
+                        continue            # its definition
+                    args = args_of(text, c.end() - 1)
+                    h = _CALLED.match(args[idx]) if idx < len(args) else None
+                    if h:
+                        given.append('%s (%s:%d)' % (h.group(1), os.path.basename(t.path),
+                                                     text.count('\n', 0, c.start()) + 1))
+            if not given:
+                continue
+            shown = list(dict.fromkeys(given))
+            s.items[k] = it._replace(reason=(
+                '%s is a parameter of the %s %s, around a 3-argument registration: the '
+                'handlers its users give stay void f(void *): %s; make %s take two '
+                'arguments and convert each of them to void f(struct work_struct *work) '
+                'by hand' % (m.group(1), kind, name + ('()' if kind == 'function' else ''),
+                             ', '.join(shown), name)))

@@ -909,15 +909,109 @@ def function_bodies(text):
     return bodies
 
 
-def task_names(text):
+def task_names(text, aliases=()):
     """Names declared struct tq_struct in (blanked) text: variables, fields,
-    pointers, arrays."""
+    pointers, arrays; with ALIASES (see tq_aliases), also those declared
+    through one of them, and the aliases text defines."""
+    defined = tq_aliases(text)
+    if defined:
+        # "#define ALIAS struct tq_struct" declares nothing (not the next
+        # line's first word)
+        text = _TQ_ALIAS.sub(lambda m: " " * len(m.group(0)) if m.group(1) else m.group(0), text)
     names = set(re.findall(r"\bstruct\s+tq_struct\s*\**\s*([A-Za-z_]\w*)", text))
     for m in re.finditer(r"\bstruct\s+tq_struct\s+[^;{}]*;", text):
         decl = re.sub(r"=[^,;]*", "", m.group(0))          # not what initialisers name
         names.update(re.findall(r"[,\s*]([A-Za-z_]\w*)\s*(?:\[|,|;|=)", decl))
     names.discard("tq_struct")
+    if aliases:
+        al = r"(?<![\w#])(?:%s)\b" % "|".join(re.escape(a) for a in sorted(aliases))
+        for m in re.finditer(al + r"(\s*\**\s*([A-Za-z_]\w*)[^;{}#]*);?", text):
+            if text[text.rfind("\n", 0, m.start()) + 1:m.start()].lstrip().startswith("#"):
+                continue                # the alias defined, tested, undefined
+            names.add(m.group(2))
+            decl = re.sub(r"=[^,;]*", "", " " + m.group(1) + ";")
+            if "(" not in decl:         # not a prototype or a cast
+                names.update(re.findall(r"[,\s*]([A-Za-z_]\w*)\s*(?:\[|,|;|=)", decl))
+        names -= set(aliases)
+        names |= defined & set(aliases)
     return names
+
+
+# A driver's own name for the task type: "#define HOSTAP_QUEUE struct
+# tq_struct" (hostap's compat header, which defines it per kernel), or a
+# typedef.  Its declarations "HOSTAP_QUEUE reset_queue;" declare tasks.
+_TQ_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+struct[ \t]+tq_struct"
+                       r"[ \t]*$|\btypedef\s+struct\s+tq_struct\s+([A-Za-z_]\w*)\s*;", re.M)
+
+
+def tq_aliases(text):
+    """The names (blanked) text gives struct tq_struct: an object-like
+    #define of exactly that type, a typedef of it."""
+    return {m.group(1) or m.group(2) for m in _TQ_ALIAS.finditer(text)}
+
+
+def type_aliases(path):
+    """The aliases of struct tq_struct (tq_aliases) that path, its local
+    headers (local_headers) and the other files of a wqport convert run
+    (WQPORT_ALIASES, space-separated) define, outside the branches of
+    kernels before 2.6.0."""
+    key = ("aliases", path)
+    if key not in _cache:
+        out = set(os.environ.get("WQPORT_ALIASES", "").split())
+        for h in [path] + local_headers(path):
+            src = _source(h)
+            if src is not None:
+                out |= tq_aliases(src[1])
+        _cache[key] = out
+    return _cache[key]
+
+
+def header_family(path):
+    """(helpers, macros) that the local headers of path (local_headers)
+    define: functions with a struct tq_struct parameter (hostap's static
+    inline HOSTAP_QUEUE_INIT(struct tq_struct *tq, ...)) and macros whose
+    body uses the task-queue family; converted with the headers, they are
+    the driver's own, not code outside the family."""
+    key = ("hdr-family", path)
+    if key not in _cache:
+        fns, macros = set(), set()
+        for h in local_headers(path):
+            src = _source(h)
+            if src is None:
+                continue
+            text = src[1]
+            tq_types = r"\bstruct\s+tq_struct\b"
+            al = tq_aliases(text) | type_aliases(path)
+            if al:
+                tq_types += r"|\b(?:%s)\b" % "|".join(re.escape(a) for a in sorted(al))
+            for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(([^;{}]*)\)\s*[{;]", text):
+                if m.group(1) not in ("if", "while", "for", "switch", "return", "sizeof") \
+                        and re.search(tq_types, m.group(2)):
+                    fns.add(m.group(1))
+            for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)",
+                                 text, re.M):
+                if re.search(TQ_TOKENS, m.group(2)):
+                    macros.add(m.group(1))
+        _cache[key] = (fns, macros)
+    return _cache[key]
+
+
+def aliased_tasks(path):
+    """The task names path and its local headers declare through an alias
+    of struct tq_struct (type_aliases), and the aliases themselves: the
+    driver declares them, but spatch cannot type them (it does not expand
+    the alias), so their field stores are no rule's."""
+    key = ("aliased", path)
+    if key not in _cache:
+        al = type_aliases(path)
+        names = set()
+        if al:
+            for h in [path] + local_headers(path):
+                src = _source(h)
+                if src is not None:
+                    names |= task_names(src[1], al) - task_names(src[1])
+        _cache[key] = names
+    return _cache[key]
 
 
 def local_headers(path):
@@ -1229,7 +1323,7 @@ def data_facts(path):
     if src is None:
         return {}
     raw, text = src
-    names = task_names(text) | header_tasks(path) | run_tasks()
+    names = task_names(text) | header_tasks(path) | aliased_tasks(path) | run_tasks()
     out = {}
     for obj, ss in _stores(raw, text, names).items():
         kinds = {_data_kind(d) or "other" for d in ss if d["field"] == "data"}
@@ -1539,7 +1633,8 @@ class _Scan:
         # those of the driver's own headers beside the file (converted with
         # it), and those the other files of a wqport convert run declare.
         self.visible = task_names(text) | header_tasks(path)     # what spatch can type
-        self.tq_names = self.visible | run_tasks()
+        self.aliased = aliased_tasks(path) - self.visible       # declared through an alias
+        self.tq_names = self.visible | self.aliased | run_tasks()
         self.funcs = function_bodies(text)
         self.decl_spans = []    # the struct tq_struct x = {...}; 01 converts
         self.targets = []       # nested(): initializers 01 moves to module_init()
@@ -1785,6 +1880,7 @@ def _check_foreign_tasks(scan):
     kernel structure's, a header's), calls given no task at all, and field
     stores on a task declared elsewhere."""
     path, text, find, rewrites, in_define, visible = scan.path, scan.text, scan.find, scan.rewrites, scan.in_define, scan.visible
+    declared = visible | scan.aliased
     tasks = set()
     foreign = []
     for name in ("queue_task", "schedule_task", "INIT_TQUEUE", "PREPARE_TQUEUE"):
@@ -1793,7 +1889,7 @@ def _check_foreign_tasks(scan):
                 continue                # 03 makes it tty_flip_buffer_push()
             if args:
                 tasks.add(_last_name(args[0]))
-                if ((_last_name(args[0]) not in visible or KERNEL_TASKS.search(args[0]))
+                if ((_last_name(args[0]) not in declared or KERNEL_TASKS.search(args[0]))
                         and not in_define[off] and re.match(r"^[\w\s&.\->\[\]()*+]+$", args[0])):
                     # the tty layer's tty->flip.tqueue, or a header's task:
                     # its struct tq_struct would stay while the call changed
@@ -1819,9 +1915,18 @@ def _check_foreign_tasks(scan):
         rewrites += [dict(start=at, end=at, text=KEPT, at=no_task[0])
                      for at in tqueue_includes(text)]
     stored_apart = set()
+    aliases = type_aliases(path)
     for m in re.finditer(r"([\w.\->\[\]]+?)\s*(?:\.|->)\s*(routine|data|sync)\s*=(?!=)", text):
         obj = _last_name(m.group(1))
-        if obj in tasks and obj not in visible:
+        if obj in scan.aliased and not in_define[m.start()]:
+            # spatch does not expand the alias: no typed rule sees the store
+            stored_apart.add(obj)
+            find(m.start(), "wqport[W021]: %s.%s is stored, but %s is declared through %s, a "
+                 "macro or typedef for struct tq_struct, which spatch cannot see through; write "
+                 "its INIT_WORK() by hand (or declare it struct tq_struct)"
+                 % (obj, m.group(2), obj, " or ".join(sorted(aliases)) or "an alias"), True,
+                 tasks=[obj])
+        elif obj in tasks and obj not in visible:
             stored_apart.add(obj)
             hdr = declaring_header(path, obj, _search_dirs())
             find(m.start(), "wqport[W021]: %s.%s is stored, but %s's struct tq_struct is declared "
@@ -1902,6 +2007,8 @@ def _check_handed_out(scan):
     """A struct tq_struct handed to code outside the task-queue family."""
     text, find, tq_names, funcs = scan.text, scan.find, scan.tq_names, scan.funcs
     macros = set(re.findall(r"^[ \t]*#[ \t]*define[ \t]+(\w+)", text, re.M))
+    hfns, hmacros = header_family(scan.path)
+    macros |= hfns | hmacros                # the driver's own, in its headers
     for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(", text):
         fn = m.group(1)
         if fn in FAMILY or fn in funcs or fn in macros or fn.startswith("__builtin"):
@@ -2117,7 +2224,7 @@ def _graph(path):
     raw, text = _source(path)
     spans = _spans(text)
     starts = [a for a, _ in spans]
-    names = task_names(text) | header_tasks(path) | run_tasks()
+    names = task_names(text) | header_tasks(path) | aliased_tasks(path) | run_tasks()
     idmap = {n: n for n in names}
     queued = {"tq_timer": set(), "tq_immediate": set(), "schedule_task": set()}
     params = []                         # (start, end, parameters) of each #define
@@ -2162,6 +2269,13 @@ def _graph(path):
         if m.group(1) not in ("if", "while", "for", "switch", "return", "sizeof") \
                 and re.search(tq_types, m.group(2)):
             idmap.setdefault(m.group(1), "fn:" + m.group(1))
+    # the helpers and macros of the driver's own headers: their uses here
+    # tie the tasks they are given to what the header keeps
+    hfns, hmacros = header_family(path)
+    for n in hfns:
+        idmap.setdefault(n, "fn:" + n)
+    for n in hmacros:
+        idmap.setdefault(n, "m:" + n)
     # macros that use the task-queue family: their uses are ties
     for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)", text, re.M):
         if re.search(TQ_TOKENS, m.group(2)):
@@ -2197,7 +2311,8 @@ def _graph(path):
         for n in ns:
             f.root(n)
     # pointers (parameters, locals): what they point to is named instead
-    objects = set(re.findall(r"\bstruct\s+tq_struct\s+([A-Za-z_]\w*)", text)) | header_tasks(path)
+    objects = set(re.findall(r"\bstruct\s+tq_struct\s+([A-Za-z_]\w*)", text)) | header_tasks(path) \
+        | aliased_tasks(path)
     pointers = set(re.findall(r"\bstruct\s+tq_struct\s*\*+\s*([A-Za-z_]\w*)", text)) - objects
     g = dict(text=text, spans=spans, starts=starts, nodes=span_nodes, find=f,
              queued=queued, anon=anon, pointers=pointers)
@@ -2337,14 +2452,16 @@ def plan(path):
                                   " (the rest of the file is converted)"), True, off))
         # a helper (a function that takes a task) another file of the run
         # keeps: one function, one prototype, so its tasks stay here too
-        for n in sorted(m for m in force if m.startswith("fn:") and m in first):
+        for n in sorted(m for m in force if re.match(r"^(fn|m):", m) and m in first):
             off = g["spans"][first[n]][0]
             off += len(g["text"][off:]) - len(g["text"][off:].lstrip())
             out.append(Finding(_line(g["text"], off), "wqport[W024]: %s is left on the 2.4 "
                                "task-queue API with the tasks it takes: %s keeps it (see its "
-                               "items), and its prototype must agree in every file of the "
+                               "items), and its %s must agree in every file of the "
                                "run; convert them together by hand%s"
-                               % (_shown([n])[0], force[n], REASON_TAIL if whole else
+                               % (_shown([n])[0], force[n],
+                                  "prototype" if n.startswith("fn:") else "body",
+                                  REASON_TAIL if whole else
                                   " (the rest of the file is converted)"), True, off))
     out.sort(key=lambda x: (x.line, x.reason))
     res = dict(findings=out, kept=kept, whole=whole, partial=partial, graph=g)
@@ -2734,7 +2851,8 @@ def dead_branches(text, floor):
     "false": a condition false from floor up; "else": an #elif/#else after a
     branch true from floor up), head (the line of the chain's #if),
     hideable (spatch skips it once that #if reads "#if 0" (false) or
-    "#if 1" (else))."""
+    "#if 1" (else)), outer (the lines of the #if of each chain it is
+    nested in, outermost first)."""
     versions = [v for v in _SAMPLES if v >= floor]
     aliases = version_aliases(text)
     lines = text.split("\n")
@@ -2762,7 +2880,8 @@ def dead_branches(text, floor):
                     vals = ((d == "ifndef"),)
                 elif name in ALWAYS_MACROS:
                     vals = ((d == "ifdef"),)
-            fr = dict(head=start + 1, taken=False, branches=[])
+            fr = dict(head=start + 1, taken=False, branches=[],
+                      outer=[f["head"] for f in stack])
             stack.append(fr)
             _open_branch(fr, start + 1, vals, literal0, "if")
         elif d in ("elif", "else") and stack:
@@ -2799,7 +2918,7 @@ def _close_branch(fr, end_line0, out):
         (b["kind"] == "else" and first_branch["d"] == "if" and not first_branch["dead"]
          and len(fr["branches"]) == 2 and b["d"] == "else")
     out.append(dict(first=b["first"], last=end_line0, directive=b["directive"],
-                    kind=b["kind"], head=fr["head"], hideable=hide))
+                    kind=b["kind"], head=fr["head"], hideable=hide, outer=fr["outer"]))
 
 
 def blank_dead(text, floor):
@@ -2819,16 +2938,25 @@ def blank_dead(text, floor):
 HIDDEN = "__wqport_hidden_"
 
 
+_BOOL_IF = re.compile(r"^\s*#\s*if\s+[01]\s*(/[*/].*)?$")
+
+
 def hide_dead(path, floor):
     """Rewrite in path (a work copy) the #if of each chain whose dead branch
     spatch can be made to skip: "#if 0" before a branch false from floor
     up, "#if 1" before an #else that no such kernel takes; the directive as
-    it was goes to path.hidden.json for show_dead().  True if any."""
+    it was goes to path.hidden.json for show_dead().  spatch does not look
+    into the branches of an "#if 0" or "#if 1" chain for more of them
+    (hostap_compat.h: "#if < 2.4.0 ... #else" holding "#if < 2.5.44"), so
+    the code of a dead branch nested in such a chain is blanked instead,
+    its lines kept, and goes to the same file.  True if any."""
     with open(path, encoding="latin-1") as fh:
         raw = fh.read()
     lines = raw.split("\n")
     saved = {}
-    for b in dead_branches(raw, floor):
+    dead = dead_branches(raw, floor)
+    heads = set()                       # the chains spatch reads as #if 0 or #if 1
+    for b in dead:
         if not b["hideable"] or b["kind"] == "if0":
             continue
         n = b["head"] - 1
@@ -2837,6 +2965,21 @@ def hide_dead(path, floor):
         k = len(saved)
         saved[str(k)] = lines[n]
         lines[n] = "#if %d /* %s%d */" % (0 if b["kind"] == "false" else 1, HIDDEN, k)
+        heads.add(b["head"])
+    heads |= {n + 1 for n, x in enumerate(lines) if _BOOL_IF.match(x)}
+    blanked = []                        # (first, last) of each blanked branch
+    for b in dead:
+        first, last = b["first"], b["last"]
+        if not (set(b["outer"]) & heads) or last < first \
+                or any(a <= first and last <= z for a, z in blanked) \
+                or lines[b["directive"] - 1].rstrip().endswith("\\"):
+            continue
+        k = len(saved)
+        saved[str(k)] = "\n".join(lines[first - 1:last])
+        lines[first - 1] = "/* %s%d */" % (HIDDEN, k)
+        for n in range(first, last):
+            lines[n] = ""
+        blanked.append((first, last))
     if not saved:
         return False
     with open(path, "w", encoding="latin-1") as fh:
@@ -2857,6 +3000,14 @@ def show_dead(path):
         raw = fh.read()
     raw = re.sub(r"^[ \t]*#[ \t]*if [01] /\* %s(\d+) \*/[ \t]*$" % HIDDEN,
                  lambda m: saved.get(m.group(1), m.group(0)), raw, flags=re.M)
+
+    def code(m):
+        # a blanked branch: its first line and the empty lines after it
+        old = saved.get(m.group(1))
+        if old is None:
+            return m.group(0)
+        return old + m.group(2)[len(old.split("\n")) - 1:]
+    raw = re.sub(r"^/\* %s(\d+) \*/(\n*)" % HIDDEN, code, raw, flags=re.M)
     with open(path, "w", encoding="latin-1") as fh:
         fh.write(raw)
     os.unlink(side)
