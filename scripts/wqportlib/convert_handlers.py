@@ -420,7 +420,7 @@ def name_wrapped(groups):
             if not w:
                 continue
             name, idx, kind = w
-            given = []
+            given = {}
             for t in of[id(s)]:
                 text = texts.get(id(t))
                 if text is None:
@@ -433,11 +433,13 @@ def name_wrapped(groups):
                     args = args_of(text, c.end() - 1)
                     h = _CALLED.match(args[idx]) if idx < len(args) else None
                     if h:
-                        given.append('%s (%s:%d)' % (h.group(1), os.path.basename(t.path),
-                                                     text.count('\n', 0, c.start()) + 1))
+                        given.setdefault(h.group(1), []).append(
+                            '%s:%d' % (os.path.basename(t.path),
+                                       text.count('\n', 0, c.start()) + 1))
             if not given:
                 continue
-            shown = list(dict.fromkeys(given))
+            # each handler once, with every place that gives it
+            shown = ['%s (%s)' % (h, ', '.join(dict.fromkeys(at))) for h, at in given.items()]
             s.items[k] = it._replace(reason=(
                 '%s is a parameter of the %s %s, around a 3-argument registration: the '
                 'handlers its users give stay void f(void *): %s; make %s take two '
