@@ -197,6 +197,8 @@ static void w26_reclaim_spares_plain_timer_being_armed(struct kunit *test)
 /* An item that a flush runs by hand, and that queues itself again. */
 struct w26r_hand {
 	struct work_struct flusher, item;
+	struct task_struct *flusher_task;
+	bool by_hand;
 	atomic_t inside, most_inside, runs;
 	long hits;
 	struct completion flushed, second_done;
@@ -211,7 +213,8 @@ static void w26r_hand_item_fn(void *data)
 
 	if (in > atomic_read(&h->most_inside))
 		atomic_set(&h->most_inside, in);
-	if (run == 1) {
+	if (run == 1 && current == READ_ONCE(h->flusher_task)) {
+		h->by_hand = true;
 		schedule_work(&h->item);
 		/*
 		 * This run sleeps: the pool wakes another worker, which takes
@@ -231,6 +234,7 @@ static void w26r_hand_flusher_fn(void *data)
 {
 	struct w26r_hand *h = data;
 
+	WRITE_ONCE(h->flusher_task, current);
 	schedule_work(&h->item);
 	flush_scheduled_work();		/* runs the item here, by hand */
 	complete(&h->flushed);
@@ -241,29 +245,42 @@ static void w26r_hand_flusher_fn(void *data)
  * flush from a handler on the events queue runs an item by hand; the
  * item queues itself again and sleeps, and the worker that takes the new
  * queueing waits until the run by hand is over (2.6 had one thread per
- * CPU: the second run came after the first).
+ * CPU: the second run came after the first).  Another worker may take
+ * the item before the flush does (the flusher counts as not running once
+ * the kernel finds it CPU-intensive): then the case tries again.
  */
 static void w26_hand_run_never_beside_a_worker_run(struct kunit *test)
 {
 	struct w26r_hand *h = kunit_kzalloc(test, sizeof(*h), GFP_KERNEL);
+	int attempt;
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
 	if (!w26r_hits)
 		kunit_skip(test, "wqcompat.ko without test delay points");
-	h->hits = w26r_hits(W26R_HAND_WAIT);
-	KUNIT_ASSERT_GE(test, h->hits, 0);
-	init_completion(&h->flushed);
-	init_completion(&h->second_done);
-	INIT_WORK(&h->flusher, w26r_hand_flusher_fn, h);
-	INIT_WORK(&h->item, w26r_hand_item_fn, h);
-	schedule_work(&h->flusher);
-	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&h->flushed,
-							    60 * HZ));
+	for (attempt = 0; attempt < 10 && !h->by_hand; attempt++) {
+		atomic_set(&h->inside, 0);
+		atomic_set(&h->most_inside, 0);
+		atomic_set(&h->runs, 0);
+		h->flusher_task = NULL;
+		h->hits = w26r_hits(W26R_HAND_WAIT);
+		KUNIT_ASSERT_GE(test, h->hits, 0);
+		init_completion(&h->flushed);
+		init_completion(&h->second_done);
+		INIT_WORK(&h->flusher, w26r_hand_flusher_fn, h);
+		INIT_WORK(&h->item, w26r_hand_item_fn, h);
+		schedule_work(&h->flusher);
+		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&h->flushed,
+								    60 * HZ));
+		flush_scheduled_work();
+	}
+	if (!h->by_hand)
+		kunit_skip(test, "the flush never ran the item by hand in 10 tries");
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&h->second_done,
 							    60 * HZ));
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->most_inside), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->runs), 2);
 	KUNIT_EXPECT_GT(test, w26r_hits(W26R_HAND_WAIT), h->hits);
+	kunit_info(test, "run by hand at try %d", attempt);
 	flush_scheduled_work();
 }
 
