@@ -2998,8 +2998,6 @@ def show_dead(path):
         saved = json.load(fh)
     with open(path, encoding="latin-1") as fh:
         raw = fh.read()
-    raw = re.sub(r"^[ \t]*#[ \t]*if [01] /\* %s(\d+) \*/[ \t]*$" % HIDDEN,
-                 lambda m: saved.get(m.group(1), m.group(0)), raw, flags=re.M)
 
     def code(m):
         # a blanked branch: its first line and the empty lines after it
@@ -3007,7 +3005,15 @@ def show_dead(path):
         if old is None:
             return m.group(0)
         return old + m.group(2)[len(old.split("\n")) - 1:]
-    raw = re.sub(r"^/\* %s(\d+) \*/(\n*)" % HIDDEN, code, raw, flags=re.M)
+    # a blanked branch can hold the marks of others (a hidden #if, a
+    # blanked branch nested in it): put back until none is left
+    for _ in range(len(saved) + 1):
+        new = re.sub(r"^[ \t]*#[ \t]*if [01] /\* %s(\d+) \*/[ \t]*$" % HIDDEN,
+                     lambda m: saved.get(m.group(1), m.group(0)), raw, flags=re.M)
+        new = re.sub(r"^/\* %s(\d+) \*/(\n*)" % HIDDEN, code, new, flags=re.M)
+        if new == raw:
+            break
+        raw = new
     with open(path, "w", encoding="latin-1") as fh:
         fh.write(raw)
     os.unlink(side)
