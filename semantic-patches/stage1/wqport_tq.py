@@ -966,12 +966,28 @@ def type_aliases(path):
     return _cache[key]
 
 
+def family_defs(text, aliases=()):
+    """([helpers], [macros]) text defines, in text order: functions
+    (defined or declared) with a struct tq_struct parameter, or one of
+    ALIASES (names of that type), and macros whose body uses the
+    task-queue family."""
+    tq_types = r"\bstruct\s+tq_struct\b"
+    if aliases:
+        tq_types += r"|\b(?:%s)\b" % "|".join(re.escape(a) for a in sorted(aliases))
+    fns = [m.group(1) for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(([^;{}]*)\)\s*[{;]", text)
+           if m.group(1) not in ("if", "while", "for", "switch", "return", "sizeof")
+           and re.search(tq_types, m.group(2))]
+    macros = [m.group(1) for m in
+              re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)", text, re.M)
+              if re.search(TQ_TOKENS, m.group(2))]
+    return fns, macros
+
+
 def header_family(path):
     """(helpers, macros) that the local headers of path (local_headers)
-    define: functions with a struct tq_struct parameter (hostap's static
-    inline HOSTAP_QUEUE_INIT(struct tq_struct *tq, ...)) and macros whose
-    body uses the task-queue family; converted with the headers, they are
-    the driver's own, not code outside the family."""
+    define (family_defs): hostap's static inline HOSTAP_QUEUE_INIT(struct
+    tq_struct *tq, ...), its schedule macros; converted with the headers,
+    they are the driver's own, not code outside the family."""
     key = ("hdr-family", path)
     if key not in _cache:
         fns, macros = set(), set()
@@ -979,19 +995,9 @@ def header_family(path):
             src = _source(h)
             if src is None:
                 continue
-            text = src[1]
-            tq_types = r"\bstruct\s+tq_struct\b"
-            al = tq_aliases(text) | type_aliases(path)
-            if al:
-                tq_types += r"|\b(?:%s)\b" % "|".join(re.escape(a) for a in sorted(al))
-            for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(([^;{}]*)\)\s*[{;]", text):
-                if m.group(1) not in ("if", "while", "for", "switch", "return", "sizeof") \
-                        and re.search(tq_types, m.group(2)):
-                    fns.add(m.group(1))
-            for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)",
-                                 text, re.M):
-                if re.search(TQ_TOKENS, m.group(2)):
-                    macros.add(m.group(1))
+            f, m = family_defs(src[1], tq_aliases(src[1]) | type_aliases(path))
+            fns.update(f)
+            macros.update(m)
         _cache[key] = (fns, macros)
     return _cache[key]
 
@@ -2261,14 +2267,10 @@ def _graph(path):
                 re.match(r"^[\w.\->\[\]]+$", q):
             idmap.setdefault(_last_name(q), "q:" + _last_name(q))
     # helpers: functions (defined or declared here) with a task parameter
-    tq_types = r"\bstruct\s+tq_struct\b"
     typedefs = re.findall(r"\btypedef\s+struct\s+tq_struct\s*\**\s*(\w+)\s*;", text)
-    if typedefs:
-        tq_types += r"|\b(?:%s)\b" % "|".join(typedefs)
-    for m in re.finditer(r"\b([A-Za-z_]\w*)\s*\(([^;{}]*)\)\s*[{;]", text):
-        if m.group(1) not in ("if", "while", "for", "switch", "return", "sizeof") \
-                and re.search(tq_types, m.group(2)):
-            idmap.setdefault(m.group(1), "fn:" + m.group(1))
+    own_fns, own_macros = family_defs(text, typedefs)
+    for n in own_fns:
+        idmap.setdefault(n, "fn:" + n)
     # the helpers and macros of the driver's own headers: their uses here
     # tie the tasks they are given to what the header keeps
     hfns, hmacros = header_family(path)
@@ -2277,9 +2279,8 @@ def _graph(path):
     for n in hmacros:
         idmap.setdefault(n, "m:" + n)
     # macros that use the task-queue family: their uses are ties
-    for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)", text, re.M):
-        if re.search(TQ_TOKENS, m.group(2)):
-            idmap.setdefault(m.group(1), "m:" + m.group(1))
+    for n in own_macros:
+        idmap.setdefault(n, "m:" + n)
     f = _Find()
     span_nodes = [set() for _ in spans]
     anon = []
