@@ -287,9 +287,11 @@ bool w26_wait_runs(struct wqcompat_work26_rec *rec)
  * this worker must not run it beside that run, which 2.6, one thread per
  * CPU, never did.  Wait until the run by hand is over; it is not counted
  * in @runs yet, so that a flush nested in the run by hand does not wait
- * for this worker, which waits for it.
+ * for this worker, which waits for it.  Out of line: its on-stack wait
+ * entry would give every run of w26_shadow_fn() a larger frame and a
+ * stack-protector check.
  */
-static void w26_wait_hand(struct wqcompat_work26_rec *rec)
+static noinline void w26_wait_hand(struct wqcompat_work26_rec *rec)
 {
 	atomic_inc(&rec->waiters);
 	smp_mb__after_atomic();	/* pairs with w26_run_end() */
@@ -310,6 +312,7 @@ void w26_shadow_fn(struct work_struct *shadow)
 {
 	struct wqcompat_work26_rec *rec =
 		container_of(shadow, struct wqcompat_work26_rec, dwork.work);
+	struct workqueue_struct *qwq;
 	void (*func)(void *data);
 	void *data;
 
@@ -322,7 +325,9 @@ void w26_shadow_fn(struct work_struct *shadow)
 	atomic_long_inc(&rec->runs);
 	if (unlikely(atomic_read(&rec->waiters)))
 		wake_up_var(&rec->runs);	/* w26_wait_queued(): it began */
-	WRITE_ONCE(rec->run_qwq, READ_ONCE(rec->qwq));
+	qwq = READ_ONCE(rec->qwq);
+	if (READ_ONCE(rec->run_qwq) != qwq)	/* mostly the same: no store */
+		WRITE_ONCE(rec->run_qwq, qwq);
 	w26_get_handler(rec, &func, &data);
 	if (likely(func))
 		func(data);

@@ -135,23 +135,6 @@ struct wqcompat_work26_rec *w26_lookup(struct work_struct *work,
 /* ------------------------------------------------------------------ */
 /* Handler and data, as a pair */
 
-/*
- * The pair a run calls now (the writer is wqcompat_w26_set_handler()).
- * Process context: a writer interrupted on this CPU would make a reader in
- * an interrupt wait forever; interrupt context uses w26_try_get_handler().
- */
-void w26_get_handler(struct wqcompat_work26_rec *rec,
-		     void (**func)(void *data), void **data)
-{
-	unsigned int s;
-
-	do {
-		s = read_seqcount_begin(&rec->seq);
-		*func = READ_ONCE(rec->func);
-		*data = READ_ONCE(rec->data);
-	} while (read_seqcount_retry(&rec->seq, s));
-}
-
 /* The pair, or false if a writer is between its two stores.  Any context. */
 static bool w26_try_get_handler(struct wqcompat_work26_rec *rec,
 				void (**func)(void *data), void **data)

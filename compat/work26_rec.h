@@ -39,9 +39,25 @@ struct wqcompat_work26_rec *w26_bind_unlinked(struct work_struct *work,
 					      struct module *owner);
 void w26_unbind_locked(struct wqcompat_work26_rec *rec);
 void w26_recycle(struct wqcompat_work26_rec *rec);
-void w26_get_handler(struct wqcompat_work26_rec *rec,
-		     void (**func)(void *data), void **data);
 void w26_shadow_fn(struct work_struct *shadow);
+
+/*
+ * The pair a run calls now (the writer is wqcompat_w26_set_handler()).
+ * Process context: a writer interrupted on this CPU would make a reader in
+ * an interrupt wait forever; interrupt context uses w26_try_get_handler().
+ */
+static inline void w26_get_handler(struct wqcompat_work26_rec *rec,
+				   void (**func)(void *data), void **data)
+{
+	unsigned int s;
+
+	do {
+		s = read_seqcount_begin(&rec->seq);
+		*func = READ_ONCE(rec->func);
+		*data = READ_ONCE(rec->data);
+	} while (read_seqcount_retry(&rec->seq, s));
+}
+
 /* wqcompat_work26_rec.runs: runs in progress, and one run finished */
 #define W26_RUN_ACTIVE	0xffffffffUL
 #define W26_RUN_DONE	(1UL << 32)
