@@ -222,38 +222,66 @@ def apply_stage(stage, mode, src, only=None):
     return res
 
 
+def _candidates(name, base_dir, include_dirs, quoted):
+    """Where #include NAME may be: beside base_dir (quoted), then under
+    each of include_dirs, in the compiler's order."""
+    cands = [os.path.join(base_dir, name)] if quoted else []
+    return cands + [os.path.join(d, name) for d in include_dirs]
+
+
 def _resolve(name, base_dir, include_dirs, by_path, quoted):
     """The Source #include NAME names: beside base_dir (quoted), or under
     one of include_dirs; None when it is not in the run."""
-    cands = [os.path.join(base_dir, name)] if quoted else []
-    cands += [os.path.join(d, name) for d in include_dirs]
-    for c in cands:
+    for c in _candidates(name, base_dir, include_dirs, quoted):
         s = by_path.get(os.path.realpath(c))
         if s is not None:
             return s
     return None
 
 
+def _on_disk(name, base_dir, include_dirs, quoted):
+    """The path of the header outside the run that #include NAME names, or
+    None."""
+    for c in _candidates(name, base_dir, include_dirs, quoted):
+        if os.path.isfile(c):
+            return os.path.realpath(c)
+    return None
+
+
 def run_includes(src, by_path, include_dirs):
     """(Source, NAME, quoted, line) for each header of the run that SRC
     includes, and the headers of the run those include (a quoted NAME
-    resolved beside the file that has it, <NAME> under include_dirs)."""
-    out, todo, seen = [], [(src, src.text)], {id(src)}
+    resolved beside the file that has it, <NAME> under include_dirs).  A
+    header outside the run on the way is read, never converted, so that a
+    header of the run it includes is found too (brcmnand_cet.c includes
+    "brcmnand_priv.h", which includes <linux/mtd/brcmnand.h>)."""
+    out, todo, seen, read = [], [(src, src.path, src.text)], {id(src)}, set()
     while todo:
-        cur, text = todo.pop(0)
+        cur, path, text = todo.pop(0)
         for rx, quoted in ((LOCAL_INCLUDE, True), (SYS_INCLUDE, False)):
             for m in rx.finditer(text):
                 name = m.group(1)
                 if name.startswith('/') or '..' in name.split('/'):
                     continue              # as apply-stage: stay in the scratch dir
-                other = _resolve(name, os.path.dirname(cur.path), include_dirs, by_path,
-                                 quoted)
-                if other is None or id(other) in seen:
+                base = os.path.dirname(path)
+                other = _resolve(name, base, include_dirs, by_path, quoted)
+                if other is None:
+                    disk = _on_disk(name, base, include_dirs, quoted)
+                    if disk is None or disk in read:
+                        continue
+                    read.add(disk)
+                    try:
+                        with open(disk, encoding='latin-1') as f:
+                            todo.append((None, disk, f.read()))
+                    except OSError:
+                        pass
+                    continue
+                if id(other) in seen:
                     continue
                 seen.add(id(other))
                 line = src.text.count('\n', 0, m.start()) + 1 if cur is src else 0
                 out.append((other, name, quoted, line))
-                todo.append((other, other.text))
+                todo.append((other, other.path, other.text))
     return out
 
 
