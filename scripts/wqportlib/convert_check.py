@@ -132,6 +132,13 @@ def leftovers(text, stages, kept=(), tasks=(), tq_macro=False, arities=None):
         for m in re.finditer(rx, text):
             out.append((text.count('\n', 0, m.start()) + 1, f'{m.group(1)}.{m.group(2)} of '
                         'a task'))
+        # (declared through the driver's own name for the type, which
+        # stage 1 retypes: hostap's HOSTAP_QUEUE)
+        rx = r'\b(%s)\s*(?:\[[^\]]*\]\s*)*=\s*\{' % \
+            '|'.join(sorted(re.escape(n) for n in names))
+        for m in re.finditer(rx, text):
+            out.append((text.count('\n', 0, m.start()) + 1,
+                        f'a brace initializer of the task {m.group(1)}'))
     # a brace initializer of a work item: no kernel since 2.6.0 lays one out
     # as a task's positional or named fields (DECLARE_WORK() initialises it)
     for m in BRACE_WORK.finditer(text):

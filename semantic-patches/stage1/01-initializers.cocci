@@ -5,7 +5,9 @@
 /// time, in any of the three styles 2.4 drivers use (GNU old-style
 /// `{ routine: f, data: d }`, C99 `{ .routine = f, .data = d }`, positional
 /// `{ {NULL, NULL}, 0, f, d }`), becomes DECLARE_WORK(name, f, d) with its
-/// storage class kept (as drivers/macintosh/adb.c did by hand in 2.5).
+/// storage class kept (as drivers/macintosh/adb.c did by hand in 2.5), also
+/// when it is declared through the driver's own name for the type (a
+/// #define or typedef of struct tq_struct, wqport_tq.type_aliases).
 /// spatch parses GNU designators but SmPL `.routine = f` does not match them,
 /// so the initializer is matched whole and read by wqport_tq.split_initializer.
 /// A task initialised inside a file-scope structure's static initializer
@@ -159,6 +161,40 @@ initializer list r.il;
 identifier s.f, s.d;
 @@
 - struct tq_struct x@p = { il };
++ DECLARE_WORK(x, f, d);
+
+// The same through the driver's own name for the type (hostap's
+// "#define HOSTAP_QUEUE struct tq_struct", or a typedef): 04-types retypes
+// the alias, so its initialised tasks must become DECLARE_WORK() too.
+@ra depends on patch && !wqport_blocked && !wqport_unsafe@
+type T;
+identifier x;
+initializer list il;
+position p : script:python() { wqport_tq.aliased_task_at(p[0].file, int(p[0].line), int(p[0].column)) };
+@@
+T x@p = { il };
+
+@script:python sa@
+p << ra.p;
+f;
+d;
+@@
+res = wqport_tq.initializer_at(p[0].file, int(p[0].line), int(p[0].column))
+if res is None:
+    cocci.include_match(False)
+else:
+    coccinelle.f = cocci.make_ident(res[0])
+    coccinelle.d = cocci.make_ident(res[1])
+
+@depends on patch@
+declarer name DECLARE_WORK;
+type ra.T;
+identifier ra.x;
+position ra.p;
+initializer list ra.il;
+identifier sa.f, sa.d;
+@@
+- T x@p = { il };
 + DECLARE_WORK(x, f, d);
 
 // A task initialised inside a file-scope structure's static initializer, in

@@ -966,6 +966,23 @@ def type_aliases(path):
     return _cache[key]
 
 
+def aliased_task_at(path, line, col):
+    """Whether the declaration whose name starts at line:col (0-based col)
+    has one of path's aliases of struct tq_struct (type_aliases) for its
+    type: "static HOSTAP_QUEUE poll_task = {...};"."""
+    aliases = type_aliases(path)
+    src = _source(path)
+    if not aliases or src is None:
+        return False
+    text = src[1]
+    lines = text.split("\n")
+    if line < 1 or line > len(lines):
+        return False
+    off = sum(len(l) + 1 for l in lines[:line - 1]) + col
+    start = max(text.rfind(c, 0, off) for c in ";{}") + 1
+    return bool(set(re.findall(r"[A-Za-z_]\w*", text[start:off])) & aliases)
+
+
 def family_defs(text, aliases=()):
     """([helpers], [macros]) text defines, in text order: functions
     (defined or declared) with a struct tq_struct parameter, or one of
@@ -2672,11 +2689,15 @@ def _element(raw, text, a, b):
 
 
 def has_initializer(path):
-    """Whether path declares a struct tq_struct with an initializer."""
+    """Whether path declares a struct tq_struct, or one through an alias
+    (type_aliases), with an initializer."""
     src = _source(path)
     if src is None:
         return True
-    return (re.search(r"\bstruct\s+tq_struct\s+\w+\s*=", src[1]) is not None
+    types = r"struct\s+tq_struct"
+    if type_aliases(path):
+        types += "|" + "|".join(re.escape(a) for a in sorted(type_aliases(path)))
+    return (re.search(r"(?<![\w#])(?:%s)\s+\w+\s*=" % types, src[1]) is not None
             or bool(nested(path)[0]))
 
 

@@ -10,6 +10,9 @@ struct qa_dev {
 
 static struct qa_dev qa0;
 static QA_TASK poll_task;
+static void qa_poll(void *data);
+/* an initialised one: DECLARE_WORK(), as for struct tq_struct */
+static QA_TASK kick_task = { routine: qa_poll, data: NULL };
 
 static void qa_reset(void *data)
 {
@@ -28,6 +31,7 @@ static int __init qa_init(void)
 	INIT_TQUEUE(&poll_task, qa_poll, NULL);
 	schedule_task(&qa0.reset_task);
 	schedule_task(&poll_task);
+	schedule_task(&kick_task);
 	return 0;
 }
 
