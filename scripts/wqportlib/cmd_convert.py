@@ -248,6 +248,22 @@ def _on_disk(name, base_dir, include_dirs, quoted):
     return None
 
 
+_disk_texts = {}
+
+
+def _disk_text(path):
+    """The directives of a header outside the run (its #include lines are
+    all run_includes() reads), read once per convert; None if unreadable."""
+    if path not in _disk_texts:
+        try:
+            with open(path, encoding='latin-1') as f:
+                _disk_texts[path] = '\n'.join(
+                    line for line in f.read().split('\n') if line.lstrip().startswith('#'))
+        except OSError:
+            _disk_texts[path] = None
+    return _disk_texts[path]
+
+
 def run_includes(src, by_path, include_dirs):
     """(Source, NAME, quoted, line) for each header of the run that SRC
     includes, and the headers of the run those include (a quoted NAME
@@ -270,11 +286,9 @@ def run_includes(src, by_path, include_dirs):
                     if disk is None or disk in read:
                         continue
                     read.add(disk)
-                    try:
-                        with open(disk, encoding='latin-1') as f:
-                            todo.append((None, disk, f.read()))
-                    except OSError:
-                        pass
+                    text = _disk_text(disk)
+                    if text is not None:
+                        todo.append((None, disk, text))
                     continue
                 if id(other) in seen:
                     continue
