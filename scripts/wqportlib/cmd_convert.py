@@ -712,6 +712,9 @@ def backptr_requests(live):
         for x in sorted(lines):
             spec, rest = x.split(' ', 1)        # spec has no blank; a path may
             copy, line = rest.rsplit(' ', 1)
+            if copy == '-':               # the .c's own container
+                asked.append((s, int(line), None, spec))
+                continue
             h = by_copy.get(copy)
             if h is not None:
                 asked.append((s, int(line), h, spec))
@@ -722,17 +725,21 @@ def backptr_requests(live):
 
 
 def backptr_check(asked):
-    """An item on the .c for each field its header's pass did not add."""
+    """An item on the .c for each field its header's pass, or its own
+    (h None: a container spatch did not parse as one, `} packed;` with
+    the driver's #define packed), did not add."""
     for s, line, h, spec in asked:
         tag, tname, fld, nf = spec.split(':')
-        with open(h.work, encoding=h.encoding, errors='replace') as f:
-            if re.search(r'\bvoid\s*\*\s*%s\s*;' % re.escape(nf), f.read()):
-                continue
+        where = h or s
+        with open(where.work, encoding=where.encoding, errors='replace') as f:
+            code = wqport_tq.blank_text(f.read())       # (not a comment's)
+        if re.search(r'\bvoid\s*\*\s*%s\s*;' % re.escape(nf), code):
+            continue
         s.items.append(reasons.Item(
             s.back_in(line), 'stage2', 'W107',
             f'the handler now reads its data from {nf}, a field that stage 2 could not add '
             f'after {fld} in {"struct " + tag if tag else tname} of '
-            f'{os.path.basename(h.path)}: add void *{nf}; there by hand'))
+            f'{os.path.basename(where.path)}: add void *{nf}; there by hand'))
 
 
 def read_work(src):

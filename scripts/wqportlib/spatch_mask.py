@@ -9,7 +9,8 @@ and on any attribute inside a macro's argument (2.6's paride/pseudo.h:
 `static DEFINE_SPINLOCK(ps_spinlock __attribute__((unused)));`); also on a
 driver's own name for one (`#define __DMA_ALIGN__
 __attribute__((__aligned__(L1_CACHE_BYTES)))`, a vendor MoCA driver, used
-after its fields).  It then skips everything around it, and wqport convert
+after its fields), and a name for one without arguments it takes for
+something else.  It then skips everything around it, and wqport convert
 refuses a file whose deferred-work code is in what it skips.  No rule of
 the stages reads an attribute, so hide() puts a comment in the place of
 each such one, on its line, and show() puts it back after the stages.
@@ -51,10 +52,13 @@ ATTR_MACRO = re.compile(r'^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+'
 
 
 def attr_macros(text):
-    """The names TEXT defines as an attribute spatch cannot parse."""
+    """The names TEXT defines as an attribute: spatch cannot parse one with
+    arguments, and takes any other it does not know for a declarator
+    (ndiswrapper's `#define packed __attribute__((packed))`: `struct foo
+    {...} packed;` is to spatch a variable, not the definition stage 2
+    adds a field to)."""
     blank = wqport_tq.blank_text(text)
-    return {m.group(1) for m in ATTR_MACRO.finditer(blank)
-            if _unparsed(m.group(2))}
+    return {m.group(1) for m in ATTR_MACRO.finditer(blank)}
 
 
 def _unparsed(attr):

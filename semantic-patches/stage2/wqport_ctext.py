@@ -58,6 +58,11 @@ def braced(text, start):
     return text[start:i - 1] if depth == 0 else None
 
 
+# what may stand between `struct` and its tag: an attribute, or a name
+# (a macro for one) followed by another name
+LEAD_ATTR = r'(?:__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)|\w+(?=\s+\w))'
+
+
 def struct_def(text, t):
     """Where type t (`struct tag` or a typedef name) is defined in text:
     (tag, typedef name, its own members: nested structs and unions left
@@ -71,8 +76,11 @@ def struct_def(text, t):
         if len(set(fwd)) == 1:
             m = re.match(r'^(\w+)$', fwd[0])
     if m:
+        # (an attribute may come between: `struct __packed foo {`,
+        # ndiswrapper's `struct packed ndis_handle {`)
         found = [(m.group(1), None, x.end()) for x in
-                 re.finditer(r'\bstruct\s+%s\s*\{' % re.escape(m.group(1)), text)]
+                 re.finditer(r'\bstruct\s+(?:%s\s*)*%s\s*\{'
+                             % (LEAD_ATTR, re.escape(m.group(1))), text)]
     else:
         found = []
         for x in re.finditer(r'\btypedef\s+struct\s*(\w*)\s*\{', text):

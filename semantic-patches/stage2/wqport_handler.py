@@ -613,11 +613,13 @@ def backptr(file, f, df, kinds):
 
 def request(kind):
     """Ask for @kind's field in the header that defines its container
-    (wqport convert adds it there in the header's own run)."""
-    if kind and kind.get('hdr') and BACKPTR_OUT:
+    (wqport convert adds it there in the header's own run), or, "-" for
+    the header, say that this file's pass adds it (wqport convert checks
+    that it did: a container spatch does not parse as one gets no field)."""
+    if isinstance(kind, dict) and kind.get('kind') == 'backptr' and BACKPTR_OUT:
         with open(BACKPTR_OUT, 'a') as fh:
             fh.write('%s:%s:%s:%s %s %d\n' % (kind['S'] or '', kind['TT'] or '', kind['fld'],
-                                             kind['nf'], kind['hdr'], kind['line']))
+                                             kind['nf'], kind.get('hdr') or '-', kind['line']))
 
 
 def wrap_name(file, f, df, uses):
