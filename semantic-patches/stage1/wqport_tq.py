@@ -146,8 +146,12 @@ def parse_log(path, text=None):
     return _parse_logs[digest]
 
 
+# (a "semantic error" is a region given up on too: ndiswrapper's
+# `void WRAP_EXPORT(NdisMRegisterInterrupt)(...) {...}`, its macro in a
+# header, is "WRAP_EXPORT declared as function returning a function")
 _LOG_EVENT = re.compile(r"^ERROR-RECOV: found sync (.*) line (\d+)|"
-                        r"^parse error\s*\n\s*= File \"([^\"]*)\", line (\d+), column (\d+)", re.M)
+                        r"^(?:parse|semantic) error[^\n]*\n\s*=\s*File \"([^\"]*)\", "
+                        r"line (\d+), column (\d+)", re.M)
 _BADCOUNT = re.compile(r"^badcount: (\d+)", re.M)
 
 

@@ -671,6 +671,18 @@ type WT;
  ...
  };
 
+// (defined with a variable: `static struct S {...} s0;`)
+@depends on patch@
+identifier okbs.S, okb.fld, okb.NF, v;
+type WT;
+@@
+ struct S {
+ ...
+ WT fld;
++ void *NF;
+ ...
+ } v;
+
 @script:python okbt@
 f << hb.f;
 TT;

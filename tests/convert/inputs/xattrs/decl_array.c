@@ -1,16 +1,16 @@
-/* A name no file of the run defines between struct and its tag: spatch
- * does not parse the container, stage 2 cannot add the back-pointer field
- * the handler now reads.  Said, with what to add. */
+/* A container defined with an array of itself: stage 2 does not add the
+ * back-pointer field there, and says so, naming the field the handler now
+ * reads (it said nothing before, and the output did not build). */
 #include <linux/workqueue.h>
 
 struct irqs {
 	int enabled;
 };
 
-struct MYPACK foo {
+static struct foo {
 	struct work_struct w;
 	struct irqs *irq;
-};
+} foo_devs[2];
 
 static void foo_bh(void *data)
 {
