@@ -827,6 +827,16 @@ def finish(src, stages, arities):
                 src.back(line), stages[-1], 'W202',
                 f'the private workqueue {name} that stage 2 gave the file in place of the '
                 'system one ' + what.format(name)))
+    if 'stage2' in stages:
+        for line, h, q, path in check.self_flushes(out):
+            how = ' (through ' + '() -> '.join(path[1:]) + '())' if len(path) > 1 else ''
+            flush = 'flush_scheduled_work()' if q == check.SYSTEM_WQ else f'flush_workqueue({q})'
+            src.items.append(reasons.Item(
+                src.back(line), stages[-1], 'W207',
+                f'{h}() runs on the workqueue {q} and calls {flush}{how}: 2.6 ran the queue '
+                'by hand when a flush came from its own worker, a modern kernel waits for '
+                f'every item of {q}, {h}() included, and never returns; flush from outside '
+                'the handler, or cancel the other items there'))
     cast, other = set(), set(said)
     for line, name in check.handler_casts(out, stages):
         # one item per handler (two registrations can map to one line of

@@ -377,3 +377,71 @@ def private_wq_undeclared(before, after):
             continue
         out.append((after.count('\n', 0, m.start()) + 1, name))
     return out
+
+
+QUEUE_CALL = re.compile(r'\b(queue_work|queue_delayed_work|queue_work_on|queue_delayed_work_on|'
+                        r'schedule_work|schedule_delayed_work|schedule_work_on|'
+                        r'schedule_delayed_work_on|mod_delayed_work)\s*\(')
+FLUSH_CALL = re.compile(r'\b(flush_workqueue|flush_scheduled_work)\s*\(')
+SYSTEM_WQ = 'system_wq'
+
+
+def _key(expr):
+    """The last name of an item or queue expression (&bcm->periodic_work:
+    periodic_work): what a registration, a queueing and a flush share."""
+    names = re.findall(r'[A-Za-z_]\w*', expr)
+    return names[-1] if names else None
+
+
+def self_flushes(text):
+    """(line, handler, queue, path) for each handler the (stage 2) output
+    TEXT registers for an item it queues on a workqueue that the handler
+    flushes, itself or through functions of TEXT it calls (path: the
+    names from the handler to the flush): since 2.6.36 the flush waits
+    for the handler's own run.  line: the flush's."""
+    text = live_text(text, ('stage2',))
+    bodies = wqport_tq.function_bodies(text)
+    handlers = {}                       # item key -> handlers
+    for m in REGISTER.finditer(text):
+        a = args_of(text, m.end() - 1)
+        if len(a) >= 2 and re.match(r'^\s*&?\s*\w+\s*$', a[1].replace('&', '')):
+            handlers.setdefault(_key(a[0]), set()).add(a[1].strip().lstrip('&').strip())
+    queues = {}                         # item key -> queue keys
+    for m in QUEUE_CALL.finditer(text):
+        a = args_of(text, m.end() - 1)
+        name = m.group(1)
+        if name.startswith('schedule_'):
+            item, q = (a[1] if name.endswith('_on') else a[0]) if a else None, SYSTEM_WQ
+        else:
+            on = name.endswith('_on')
+            if len(a) < (3 if on else 2):
+                continue
+            q, item = (a[1], a[2]) if on else (a[0], a[1])
+            q = _key(q)
+        if item:
+            queues.setdefault(_key(item), set()).add(q)
+    flushes, calls = {}, {}             # function -> {queue: line}, callees
+    for fn, (a, b) in bodies.items():
+        body = text[a:b]
+        for m in FLUSH_CALL.finditer(body):
+            q = SYSTEM_WQ if m.group(1) == 'flush_scheduled_work' else \
+                _key(' '.join(args_of(body, m.end() - 1)[:1]))
+            flushes.setdefault(fn, {}).setdefault(q, text.count('\n', 0, a + m.start()) + 1)
+        calls[fn] = {c for c in re.findall(r'\b([A-Za-z_]\w*)\s*\(', body)
+                     if c in bodies and c != fn}
+    out = []
+    for item, hs in sorted(handlers.items()):
+        for h in sorted(hs):
+            for q in sorted(queues.get(item, ())):
+                # breadth first: the shortest path from h to a flush of q
+                seen, todo = {h: [h]}, [h]
+                while todo:
+                    fn = todo.pop(0)
+                    if q in flushes.get(fn, {}):
+                        out.append((flushes[fn][q], h, q, seen[fn]))
+                        break
+                    for c in sorted(calls.get(fn, ())):
+                        if c not in seen:
+                            seen[c] = seen[fn] + [c]
+                            todo.append(c)
+    return sorted(set((ln, h, q, tuple(p)) for ln, h, q, p in out))
