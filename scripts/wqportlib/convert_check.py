@@ -137,8 +137,12 @@ def leftovers(text, stages, kept=(), tasks=(), tq_macro=False, arities=None):
         rx = r'\b(%s)\s*(?:\[[^\]]*\]\s*)*=\s*\{' % \
             '|'.join(sorted(re.escape(n) for n in names))
         for m in re.finditer(rx, text):
-            out.append((text.count('\n', 0, m.start()) + 1,
-                        f'a brace initializer of the task {m.group(1)}'))
+            # (a task's layout: its routine named, or the list head first;
+            # another file's variable of that name is no task)
+            body = text[m.end() - 1:m.end() + 400]
+            if re.match(r'\{\s*\{', body) or re.search(r'\broutine\b', body.split(';')[0]):
+                out.append((text.count('\n', 0, m.start()) + 1,
+                            f'a brace initializer of the task {m.group(1)}'))
     # a brace initializer of a work item: no kernel since 2.6.0 lays one out
     # as a task's positional or named fields (DECLARE_WORK() initialises it)
     for m in BRACE_WORK.finditer(text):
