@@ -1077,6 +1077,40 @@ type hfield.WT;
  ...
  };
 
+// (the header defines it with a variable)
+@hfieldv depends on patch@
+identifier ST : script:python() { WH.asked_tag(ST) };
+identifier fld, v;
+type WT;
+@@
+ struct ST {
+ ...
+ WT fld;
+ ...
+ } v;
+
+@script:python okaddv@
+tag << hfieldv.ST;
+item << hfieldv.fld;
+NF;
+@@
+nf = WH.header_field(tag, item)
+if nf:
+    coccinelle.NF = cocci.make_ident(nf)
+else:
+    cocci.include_match(False)
+
+@depends on patch@
+identifier hfieldv.ST, hfieldv.fld, hfieldv.v, okaddv.NF;
+type hfieldv.WT;
+@@
+ struct ST {
+ ...
+ WT fld;
++ void *NF;
+ ...
+ } v;
+
 // an untagged typedef: the first one asked for (a second is reported by
 // wqport convert, which checks that every field asked for was added)
 @script:python okadt depends on patch@
