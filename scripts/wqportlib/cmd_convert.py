@@ -286,9 +286,9 @@ def run_includes(src, by_path, include_dirs):
                     if disk is None or disk in read:
                         continue
                     read.add(disk)
-                    text = _disk_text(disk)
-                    if text is not None:
-                        todo.append((None, disk, text))
+                    directives = _disk_text(disk)
+                    if directives is not None:
+                        todo.append((None, disk, directives))
                     continue
                 if id(other) in seen:
                     continue
