@@ -132,12 +132,16 @@ position tc.p;
 - X = t;
 + INIT_WORK(&X, f, d);
 
+// (the type as written, or the driver's own name for it: hostap's
+// "#define HOSTAP_QUEUE struct tq_struct", or a typedef, which 04-types
+// retypes: wqport_tq.task_decl_at())
 @r depends on patch && !wqport_blocked && !wqport_unsafe@
+type T;
 identifier x;
 initializer list il;
-position p;
+position p : script:python() { wqport_tq.task_decl_at(p[0].file, int(p[0].line), int(p[0].column)) };
 @@
-struct tq_struct x@p = { il };
+T x@p = { il };
 
 // The routine and data as the driver spells them (identifiers, so that
 // spatch prints them verbatim rather than re-pretty-printing casts).
@@ -155,44 +159,11 @@ else:
 
 @depends on patch@
 declarer name DECLARE_WORK;
+type r.T;
 identifier r.x;
 position r.p;
 initializer list r.il;
 identifier s.f, s.d;
-@@
-- struct tq_struct x@p = { il };
-+ DECLARE_WORK(x, f, d);
-
-// The same through the driver's own name for the type (hostap's
-// "#define HOSTAP_QUEUE struct tq_struct", or a typedef): 04-types retypes
-// the alias, so its initialised tasks must become DECLARE_WORK() too.
-@ra depends on patch && !wqport_blocked && !wqport_unsafe@
-type T;
-identifier x;
-initializer list il;
-position p : script:python() { wqport_tq.aliased_task_at(p[0].file, int(p[0].line), int(p[0].column)) };
-@@
-T x@p = { il };
-
-@script:python sa@
-p << ra.p;
-f;
-d;
-@@
-res = wqport_tq.initializer_at(p[0].file, int(p[0].line), int(p[0].column))
-if res is None:
-    cocci.include_match(False)
-else:
-    coccinelle.f = cocci.make_ident(res[0])
-    coccinelle.d = cocci.make_ident(res[1])
-
-@depends on patch@
-declarer name DECLARE_WORK;
-type ra.T;
-identifier ra.x;
-position ra.p;
-initializer list ra.il;
-identifier sa.f, sa.d;
 @@
 - T x@p = { il };
 + DECLARE_WORK(x, f, d);

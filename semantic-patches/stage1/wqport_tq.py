@@ -970,13 +970,12 @@ def type_aliases(path):
     return _cache[key]
 
 
-def aliased_task_at(path, line, col):
+def task_decl_at(path, line, col):
     """Whether the declaration whose name starts at line:col (0-based col)
-    has one of path's aliases of struct tq_struct (type_aliases) for its
-    type: "static HOSTAP_QUEUE poll_task = {...};"."""
-    aliases = type_aliases(path)
+    declares a task: its type is struct tq_struct or one of path's aliases
+    of it (type_aliases: "static HOSTAP_QUEUE poll_task = {...};")."""
     src = _source(path)
-    if not aliases or src is None:
+    if src is None:
         return False
     text = src[1]
     lines = text.split("\n")
@@ -984,7 +983,9 @@ def aliased_task_at(path, line, col):
         return False
     off = sum(len(l) + 1 for l in lines[:line - 1]) + col
     start = max(text.rfind(c, 0, off) for c in ";{}") + 1
-    return bool(set(re.findall(r"[A-Za-z_]\w*", text[start:off])) & aliases)
+    decl = text[start:off]
+    return (re.search(r"\bstruct\s+tq_struct\b", decl) is not None
+            or bool(set(re.findall(r"[A-Za-z_]\w*", decl)) & type_aliases(path)))
 
 
 def family_defs(text, aliases=()):
