@@ -383,9 +383,10 @@ def private_wq_undeclared(before, after):
     return out
 
 
-QUEUE_CALL = re.compile(r'\b(queue_work|queue_delayed_work|queue_work_on|queue_delayed_work_on|'
-                        r'schedule_work|schedule_delayed_work|schedule_work_on|'
-                        r'schedule_delayed_work_on|mod_delayed_work)\s*\(')
+# the calls of ITEM_CALLS that queue a work item (its queue is the argument
+# before the item; schedule_*: the system queue)
+QUEUES_ITEM = ('queue_work', 'queue_delayed_work', 'schedule_work', 'schedule_delayed_work',
+               'mod_delayed_work')
 FLUSH_CALL = re.compile(r'\b(flush_workqueue|flush_scheduled_work)\s*\(')
 SYSTEM_WQ = 'system_wq'
 
@@ -411,19 +412,15 @@ def self_flushes(text):
         if len(a) >= 2 and re.match(r'^\s*&?\s*\w+\s*$', a[1].replace('&', '')):
             handlers.setdefault(_key(a[0]), set()).add(a[1].strip().lstrip('&').strip())
     queues = {}                         # item key -> queue keys
-    for m in QUEUE_CALL.finditer(text):
-        a = args_of(text, m.end() - 1)
+    for m in CALL.finditer(text):
         name = m.group(1)
-        if name.startswith('schedule_'):
-            item, q = (a[1] if name.endswith('_on') else a[0]) if a else None, SYSTEM_WQ
-        else:
-            on = name.endswith('_on')
-            if len(a) < (3 if on else 2):
-                continue
-            q, item = (a[1], a[2]) if on else (a[0], a[1])
-            q = _key(q)
-        if item:
-            queues.setdefault(_key(item), set()).add(q)
+        if not name.startswith(QUEUES_ITEM):
+            continue
+        i = ITEM_CALLS[name][0]
+        a = args_of(text, m.end() - 1)
+        if len(a) > i:
+            q = SYSTEM_WQ if name.startswith('schedule_') else _key(a[i - 1])
+            queues.setdefault(_key(a[i]), set()).add(q)
     flushes, calls = {}, {}             # function -> {queue: line}, callees
     for fn, (a, b) in bodies.items():
         body = text[a:b]
