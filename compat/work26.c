@@ -21,7 +21,7 @@
  *
  * The item holds its handler and data until its first queueing binds it to
  * a record (compat/work26_pool.c), then a link to the record; finding the
- * record is three loads and three compares, no lock (w26_get()).
+ * record is three loads and three compares, no lock (w26_get_held()).
  *
  * An item's life (all transitions but binding are the kernel's, on the
  * shadow):
@@ -60,14 +60,19 @@
 #include "work26_rec.h"
 
 /*
- * The record of a legacy item, binding it if it has none.  NULL: the call
- * must fail (counted and logged by w26_bind()).
+ * The record of a legacy item, binding it if it has none.  Called inside
+ * an RCU read-side section, so that the record is still this item's when
+ * the caller reads @dying and queues it: a going module's unload marks
+ * its records dying, then waits a grace period before it cancels and
+ * recycles them.  NULL: the call must fail (counted and logged by
+ * w26_bind()).
  */
-static __always_inline struct wqcompat_work26_rec *
-w26_get(struct work_struct *work, struct module *owner)
+static struct wqcompat_work26_rec *
+w26_get_held(struct work_struct *work, struct module *owner)
 {
 	struct wqcompat_work26_rec *rec;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "a legacy queueing outside RCU");
 	/*
 	 * Pairs with the release of ->func in w26_bind(): a trampoline seen
 	 * here comes with the link it published in ->entry.next.
@@ -83,7 +88,7 @@ w26_get(struct work_struct *work, struct module *owner)
 /* The record of a bound legacy item, or NULL; never binds. */
 static struct wqcompat_work26_rec *w26_find(struct work_struct *work)
 {
-	/* Pairs with the release of ->func in w26_bind(), as in w26_get(). */
+	/* Pairs with the release of ->func in w26_bind(), as in w26_get_held(). */
 	if (smp_load_acquire(&work->func) != wqcompat_work_trampoline)
 		return NULL;
 	return wqcompat_w26_rec_of(work) ?: w26_lookup(work, W26_LEGACY);
@@ -98,7 +103,7 @@ static bool w26_kernel_touched(struct work_struct *work)
 	unsigned long data = atomic_long_read(&work->data);
 
 	return (data & ~(unsigned long)WORK_STRUCT_STATIC) !=
-	       (unsigned long)WORK_STRUCT_NO_POOL;
+	       (unsigned long)WORK_STRUCT_NO_POOL && !w26_is_parked(work);
 }
 
 /* ------------------------------------------------------------------ */
@@ -134,6 +139,9 @@ void wqcompat_init_work(struct work_struct *work, void (*func)(void *data),
 #ifdef CONFIG_LOCKDEP
 	lockdep_init_map(&work->lockdep_map, name, key, 0);
 #endif
+	if (unlikely(w26_unpark(work, false)))
+		pr_warn_ratelimited("wqcompat: INIT_WORK() of pending legacy work %ps (item %p): cancelled it, as 2.6 reset it\n",
+				    func, work);
 	if (rec) {
 		if (unlikely(test_bit(WORK_STRUCT_PENDING_BIT,
 				      work_data_bits(&rec->dwork.work)))) {
@@ -220,171 +228,40 @@ void wqcompat_prepare_work(struct work_struct *work, void (*func)(void *data),
 EXPORT_SYMBOL_GPL(wqcompat_prepare_work);
 
 /* ------------------------------------------------------------------ */
-/* Running */
-
-static_assert(sizeof(long) == 8, "@runs packs two 32-bit counts");
-
-/*
- * A run of @rec's handler (by a worker, or by hand) that was counted is
- * over: one atomic add takes it from the runs in progress to the runs
- * finished (@ran), or just off them (a run by hand that did not happen);
- * a waiter, if any, is woken.  The record outlives the item, so the
- * handler may have freed the item.
- */
-void w26_run_end(struct wqcompat_work26_rec *rec, bool ran)
-{
-	atomic_long_add(ran ? W26_RUN_DONE - 1 : -1L, &rec->runs);
-	smp_mb__after_atomic();	/* pairs with w26_wait_runs() */
-	if (unlikely(atomic_read(&rec->waiters)))
-		wake_up_var(&rec->runs);
-}
-
-/* The legacy record whose handler a worker runs in this task, or NULL. */
-struct wqcompat_work26_rec *w26_current_rec(void)
-{
-	struct work_struct *cur = current_work();
-
-	if (!cur || READ_ONCE(cur->func) != w26_shadow_fn)
-		return NULL;
-	return container_of(cur, struct wqcompat_work26_rec, dwork.work);
-}
-
-/**
- * w26_wait_runs - wait for the runs of @rec's handler in progress
- * @rec: a bound record
- *
- * The runs the kernel does not know of, by hand in a flush from a handler
- * on its own queue, and those of other workers, without the kernel's
- * flush_work() (which, from a handler on the same queue, is a recursive
- * wait to lockdep).  A run in this very task (the caller is the handler)
- * is not waited for.  Runs that start later are not waited for.
- * Context: process; sleeps.  Return: true if it waited.
- */
-bool w26_wait_runs(struct wqcompat_work26_rec *rec)
-{
-	unsigned long own = (w26_current_rec() == rec) +
-			    (READ_ONCE(rec->hand_task) == current);
-	unsigned long v, active;
-	u32 done;
-
-	atomic_inc(&rec->waiters);
-	smp_mb__after_atomic();	/* the caller's cancel or flush, then the count */
-	v = atomic_long_read(&rec->runs);
-	active = v & W26_RUN_ACTIVE;
-	done = v >> 32;
-	if (active > own)
-		wait_var_event(&rec->runs,
-			       w26_runs_active(rec) <= own ||
-			       (u32)((atomic_long_read(&rec->runs) >> 32) - done) >=
-			       active - own);
-	atomic_dec(&rec->waiters);
-	return active > own;
-}
-
-/*
- * A flush from a handler on the item's queue runs it by hand, and the
- * item was queued again meanwhile (its handler re-queues itself, say):
- * this worker must not run it beside that run, which 2.6, one thread per
- * CPU, never did.  Wait until the run by hand is over; it is not counted
- * in @runs yet, so that a flush nested in the run by hand does not wait
- * for this worker, which waits for it.  Out of line: its on-stack wait
- * entry would give every run of w26_shadow_fn() a larger frame and a
- * stack-protector check.
- */
-static noinline void w26_wait_hand(struct wqcompat_work26_rec *rec)
-{
-	atomic_inc(&rec->waiters);
-	smp_mb__after_atomic();	/* pairs with w26_run_end() */
-	wqcompat_test_delay(WQCOMPAT_HOOK_HAND_WAIT);
-	wait_var_event(&rec->runs, !READ_ONCE(rec->hand_task));
-	atomic_dec(&rec->waiters);
-}
-
-/**
- * w26_shadow_fn - the work function of every shadow
- * @shadow: &rec->dwork.work, run by a workqueue worker
- *
- * Calls the record's handler with its data.  The handler may free its
- * item (2.6 handlers often did); the item is not looked at.
- * Context: workqueue worker.
- */
-void w26_shadow_fn(struct work_struct *shadow)
-{
-	struct wqcompat_work26_rec *rec =
-		container_of(shadow, struct wqcompat_work26_rec, dwork.work);
-	struct workqueue_struct *qwq;
-	void (*func)(void *data);
-	void *data;
-
-	if (unlikely(READ_ONCE(rec->kind) == W26_PLAIN)) {
-		w26_plain_run(rec);
-		return;
-	}
-	if (unlikely(READ_ONCE(rec->hand_task)))
-		w26_wait_hand(rec);
-	atomic_long_inc(&rec->runs);
-	if (unlikely(atomic_read(&rec->waiters)))
-		wake_up_var(&rec->runs);	/* w26_wait_queued(): it began */
-	qwq = READ_ONCE(rec->qwq);
-	if (READ_ONCE(rec->run_qwq) != qwq)	/* mostly the same: no store */
-		WRITE_ONCE(rec->run_qwq, qwq);
-	w26_get_handler(rec, &func, &data);
-	if (likely(func))
-		func(data);
-	else
-		pr_err_ratelimited("wqcompat: legacy work %p has no handler (INIT_WORK with NULL?): not run\n",
-				   READ_ONCE(rec->item));
-	w26_run_end(rec, true);
-}
-
-/**
- * wqcompat_work_trampoline - ->func of a bound legacy item
- * @work: the driver's item, run by a workqueue worker
- *
- * The kernel runs a legacy item itself only when a kernel function that
- * bypasses the overlay queued it (or it is the work of a struct
- * delayed_work given to the kernel's delayed API).  Finds the record by
- * address and calls the handler; if there is none, logs instead.
- * Context: workqueue worker.  Waits for nothing but the handler.
- */
-void wqcompat_work_trampoline(struct work_struct *work)
-{
-	struct wqcompat_work26_rec *rec = w26_lookup(work, W26_LEGACY);
-	void (*func)(void *data);
-	void *data;
-
-	if (!rec) {
-		atomic_long_inc(&w26_stats.lost);
-		pr_err_ratelimited("wqcompat: legacy work %p run by the kernel has no record: not run\n",
-				   work);
-		return;
-	}
-	atomic_long_inc(&w26_stats.behind_back);
-	w26_get_handler(rec, &func, &data);
-	if (func)
-		func(data);
-}
-EXPORT_SYMBOL_GPL(wqcompat_work_trampoline);
-
-/**
- * wqcompat_work_unbound - ->func of an unbound legacy item
- * @work: the driver's item, run by a workqueue worker
- *
- * Every overlay call binds an item before queueing it, so this runs only
- * if the kernel queued an item that never went through the overlay; the
- * kernel's list linkage has then overwritten its handler.  Logs and
- * returns.  Context: workqueue worker.
- */
-void wqcompat_work_unbound(struct work_struct *work)
-{
-	atomic_long_inc(&w26_stats.lost);
-	pr_err_ratelimited("wqcompat: legacy work %p queued by the kernel before any wqcompat call: handler unknown, not run\n",
-			   work);
-}
-EXPORT_SYMBOL_GPL(wqcompat_work_unbound);
-
-/* ------------------------------------------------------------------ */
 /* Queueing */
+
+/*
+ * Queue or arm a legacy item's shadow; bind the item first if it has no
+ * record, or park it where none can be had (work26_park.c).
+ */
+static bool w26_queue(int cpu, struct workqueue_struct *wq,
+		      struct work_struct *work, unsigned long delay,
+		      struct module *owner)
+{
+	struct wqcompat_work26_rec *rec;
+	bool ret = false;
+	int parked;
+
+again:
+	/* The unload of the owner waits for this section (work26_going.c). */
+	rcu_read_lock();
+	rec = w26_get_held(work, owner);
+	if (IS_ERR_OR_NULL(rec) || unlikely(READ_ONCE(rec->dying)))
+		ret = false;
+	else if (unlikely(delay && w26_wq_dying(wq)))
+		w26_refuse_destroyed((const void *)READ_ONCE(rec->func));
+	else if (delay)
+		ret = (queue_delayed_work_on)(cpu, wq, &rec->dwork, delay);
+	else
+		ret = (queue_work_on)(cpu, wq, &rec->dwork.work);
+	rcu_read_unlock();
+	if (PTR_ERR_OR_ZERO(rec) != -ENOMEM)
+		return ret;
+	parked = w26_park(work, owner, wq, cpu, delay);
+	if (parked == -EAGAIN)
+		goto again;
+	return parked == 1;
+}
 
 /**
  * wqcompat_queue_work_on - queue a legacy item (queue_work, queue_work_on,
@@ -394,30 +271,17 @@ EXPORT_SYMBOL_GPL(wqcompat_work_unbound);
  * @work: legacy item
  * @owner: THIS_MODULE of the call site (for a binding made here)
  *
- * Return: true only if the item was newly queued; false if it was already
- * pending (queued, or its timer armed), is being cancelled, its module is
- * going away, or no record could be had (logged).
+ * Return: true only if the item was newly queued (or, at a first queueing
+ * where no record can be had, parked to be queued from process context);
+ * false if it was already pending (queued, its timer armed, or parked), is
+ * being cancelled, or its module is going away.
  * Context: any, hard IRQ included; does not sleep; allocates only at an
- * item's first queueing from a preemptible caller.
+ * item's first queueing, where allocating is allowed.
  */
 bool wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq,
 			    struct work_struct *work, struct module *owner)
 {
-	struct wqcompat_work26_rec *rec = w26_get(work, owner);
-	struct workqueue_struct *old;
-	bool ret = false;
-
-	if (unlikely(!rec))
-		return false;
-	/* The unload of the owner waits for this section (work26_going.c). */
-	rcu_read_lock();
-	if (likely(!READ_ONCE(rec->dying)) && wqcompat_w26_qwq_set(rec, wq, &old)) {
-		ret = (queue_work_on)(cpu, wq, &rec->dwork.work);
-		if (unlikely(!ret))
-			wqcompat_w26_qwq_refused(rec, wq, old);
-	}
-	rcu_read_unlock();
-	return ret;
+	return w26_queue(cpu, wq, work, 0, owner);
 }
 EXPORT_SYMBOL_GPL(wqcompat_queue_work_on);
 
@@ -440,29 +304,9 @@ bool wqcompat_queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 				    struct work_struct *work,
 				    unsigned long delay, struct module *owner)
 {
-	struct workqueue_struct *old;
-	struct wqcompat_work26_rec *rec;
-	bool ret = false;
-
 	if (!wqcompat_work_is_legacy(work))
 		return w26_plain_queue(cpu, wq, work, delay, owner);
-	rec = w26_get(work, owner);
-	if (unlikely(!rec))
-		return false;
-	rcu_read_lock();
-	if (unlikely(READ_ONCE(rec->dying))) {
-		ret = false;
-	} else if (unlikely(delay && w26_wq_dying(wq))) {
-		atomic_long_inc(&w26_stats.refused_destroy);
-		pr_warn_ratelimited("wqcompat: %ps armed towards a workqueue being destroyed: not queued\n",
-				    READ_ONCE(rec->func));
-	} else if (wqcompat_w26_qwq_set(rec, wq, &old)) {
-		ret = (queue_delayed_work_on)(cpu, wq, &rec->dwork, delay);
-		if (unlikely(!ret))
-			wqcompat_w26_qwq_refused(rec, wq, old);
-	}
-	rcu_read_unlock();
-	return ret;
+	return w26_queue(cpu, wq, work, delay, owner);
 }
 EXPORT_SYMBOL_GPL(wqcompat_queue_delayed_work_on);
 
@@ -485,9 +329,18 @@ bool wqcompat_queue_dwork_on(int cpu, struct workqueue_struct *wq,
 			     struct delayed_work *dwork, unsigned long delay,
 			     struct module *owner)
 {
-	if (!w26_bind_unlinked(&dwork->work, owner))
+	struct wqcompat_work26_rec *rec = w26_bind_unlinked(&dwork->work, owner);
+	bool ret = false;
+
+	if (!rec)
 		return false;
-	return (queue_delayed_work_on)(cpu, wq, dwork, delay);
+	rcu_read_lock();	/* destroy_workqueue() waits for it */
+	if (unlikely(delay && w26_wq_dying(wq)))
+		w26_refuse_destroyed((const void *)READ_ONCE(rec->func));
+	else
+		ret = (queue_delayed_work_on)(cpu, wq, dwork, delay);
+	rcu_read_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(wqcompat_queue_dwork_on);
 
@@ -528,6 +381,8 @@ unsigned int wqcompat_work_busy(struct work_struct *work)
 		busy = w26_plain_busy(work);
 		return busy | (work_busy)(work);
 	}
+	if (w26_is_parked(work))
+		busy |= WORK_BUSY_PENDING;
 	if (rec) {
 		busy = (work_busy)(&rec->dwork.work);
 		if (w26_runs_active(rec))
@@ -558,6 +413,8 @@ bool wqcompat_flush_work(struct work_struct *work)
 		ret = w26_plain_flush(work);
 		return (flush_work)(work) || ret;
 	}
+	if (w26_is_parked(work))
+		w26_drain_parked();	/* queued now, and waited for below */
 	rec = w26_find(work);
 	if (rec) {
 		ret = (flush_work)(&rec->dwork.work);
@@ -586,9 +443,10 @@ bool wqcompat_cancel_work(struct work_struct *work)
 		ret = w26_plain_cancel(work, false);
 		return (cancel_work)(work) || ret;
 	}
+	ret = w26_unpark(work, false);
 	rec = w26_find(work);
 	if (rec)
-		ret = (cancel_delayed_work)(&rec->dwork);
+		ret |= (cancel_delayed_work)(&rec->dwork);
 	if (w26_kernel_touched(work))
 		ret |= (cancel_work)(work);
 	return ret;
@@ -614,9 +472,10 @@ bool wqcompat_cancel_work_sync(struct work_struct *work)
 		ret = w26_plain_cancel(work, true);
 		return (cancel_work_sync)(work) || ret;
 	}
+	ret = w26_unpark(work, false);
 	rec = w26_find(work);
 	if (rec) {
-		ret = cancel_delayed_work_sync(&rec->dwork);
+		ret |= cancel_delayed_work_sync(&rec->dwork);
 		w26_wait_runs(rec);
 	}
 	if (w26_kernel_touched(work))
@@ -642,6 +501,8 @@ int wqcompat_cancel_delayed_work(struct work_struct *work)
 
 	if (!wqcompat_work_is_legacy(work))
 		return w26_plain_cancel_timer(work);
+	if (w26_unpark(work, true))
+		return 1;
 	rec = w26_find(work);
 	if (!rec || !timer_pending(&rec->dwork.timer))
 		return 0;

@@ -8,10 +8,10 @@
  * handler still running is executing that code.  main.c drives the rounds
  * below together with the 2.4 layer's until one finds nothing in either.
  *
- * A record is the module's if it was bound or last initialised from the
- * module's code (@owner), if its handler is the module's, or if its item
- * lies in the module's memory (a static DECLARE_WORK).  The module's items
- * are never dereferenced: only their shadows are cancelled.
+ * A record is the module's if its handler is the module's, or if its item
+ * lies in the module's memory (a static DECLARE_WORK): w26_rec_owned_by().
+ * The module's items are never dereferenced: only their shadows are
+ * cancelled.
  *
  * Begin: the module goes on w26_going_list; from then on no record is
  * bound for it (w26_module_refused(), checked by every binding).
@@ -81,16 +81,32 @@ bool w26_module_refused(struct module *owner, void (*func)(void *data),
 	return false;
 }
 
+/*
+ * Is @rec @mod's to stop?  A legacy record is the module's whose memory
+ * holds the item (a static DECLARE_WORK) or whose code is its handler:
+ * what goes away with the module.  Which module queued or initialised it
+ * does not matter (2.6 drivers export their items, or queue them from
+ * inline helpers in their headers, so the caller is another module): its
+ * binder counts only for a record with no handler.  A W26_PLAIN record's
+ * handler is the modern item's, which it does not hold: it is the module's
+ * that armed it, or that holds the item.  Called under w26_lock with
+ * interrupts off: the handler is read alone, never as the seqcount-guarded
+ * pair, whose writer this CPU may have interrupted.
+ */
 static bool w26_rec_owned_by(struct wqcompat_work26_rec *rec,
 			     struct module *mod)
 {
-	void (*func)(void *data) = NULL;
-	void *data;
+	struct work_struct *item = READ_ONCE(rec->item);
+	void (*func)(void *data);
 
-	if (rec->kind == W26_LEGACY)
-		w26_get_handler(rec, &func, &data);
-	return w26_owned_by(READ_ONCE(rec->owner), func, READ_ONCE(rec->item),
-			    mod);
+	if (within_module((unsigned long)item, mod))
+		return true;
+	if (rec->kind != W26_LEGACY)
+		return READ_ONCE(rec->owner) == mod;
+	func = READ_ONCE(rec->func);
+	if (func)
+		return within_module((unsigned long)func, mod);
+	return READ_ONCE(rec->owner) == mod;
 }
 
 struct w26_round {
@@ -205,6 +221,7 @@ unsigned int wqcompat_work26_going_round(struct module *mod)
 {
 	struct w26_round round = { .mod = mod };
 
+	round.found = w26_park_going(mod);
 	w26_for_each_rec(w26_going_mark, &round);
 	if (!round.found)
 		return 0;

@@ -89,14 +89,12 @@ bool w26_plain_queue(int cpu, struct workqueue_struct *wq,
 	}
 	wqcompat_test_delay(WQCOMPAT_HOOK_PLAIN_TAKEN);
 	rcu_read_lock();
-	if (READ_ONCE(rec->dying)) {
+	if (READ_ONCE(rec->dying))
 		ret = false;
-	} else if (w26_wq_dying(wq)) {
-		atomic_long_inc(&w26_stats.refused_destroy);
-	} else {
-		WRITE_ONCE(rec->qwq, wq);
+	else if (w26_wq_dying(wq))
+		w26_refuse_destroyed((const void *)work->func);
+	else
 		ret = (queue_delayed_work_on)(cpu, wq, &rec->dwork, delay);
-	}
 	rcu_read_unlock();
 	if (!ret)
 		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
@@ -104,14 +102,37 @@ bool w26_plain_queue(int cpu, struct workqueue_struct *wq,
 }
 
 /*
- * The shadow was cancelled before it ran: the item's PENDING bit is ours
- * to give back.
+ * The shadow was cancelled before it ran: the item's PENDING bit, which
+ * the record held, is the canceller's to give back.  @work is the
+ * caller's item, never read from the record: a going module may unbind
+ * and recycle the record as soon as the cancel has won.
  */
-static bool w26_plain_cancelled(struct wqcompat_work26_rec *rec, bool stopped)
+static bool w26_plain_cancelled(struct work_struct *work, bool stopped)
 {
-	if (stopped)
-		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(rec->item));
+	if (stopped) {
+		wqcompat_test_delay(WQCOMPAT_HOOK_PLAIN_CANCELLED);
+		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));
+	}
 	return stopped;
+}
+
+/*
+ * Cancel @work's legacy timer (@timer_only) or its timer and queued run,
+ * in the same hold of w26_lock as the lookup, so that a record a going
+ * module recycles meanwhile is never another item's cancelled.
+ */
+static bool w26_plain_cancel_locked(struct work_struct *work, bool timer_only)
+{
+	struct wqcompat_work26_rec *rec;
+	unsigned long flags;
+	bool stopped = false;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	rec = w26_lookup_locked(work, W26_PLAIN);
+	if (rec && (!timer_only || timer_pending(&rec->dwork.timer)))
+		stopped = (cancel_delayed_work)(&rec->dwork);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	return w26_plain_cancelled(work, stopped);
 }
 
 /**
@@ -123,11 +144,7 @@ static bool w26_plain_cancelled(struct wqcompat_work26_rec *rec, bool stopped)
  */
 int w26_plain_cancel_timer(struct work_struct *work)
 {
-	struct wqcompat_work26_rec *rec = w26_lookup(work, W26_PLAIN);
-
-	if (!rec || !timer_pending(&rec->dwork.timer))
-		return 0;
-	return w26_plain_cancelled(rec, (cancel_delayed_work)(&rec->dwork));
+	return w26_plain_cancel_locked(work, true);
 }
 
 /**
@@ -140,13 +157,13 @@ int w26_plain_cancel_timer(struct work_struct *work)
  */
 bool w26_plain_cancel(struct work_struct *work, bool sync)
 {
-	struct wqcompat_work26_rec *rec = w26_lookup(work, W26_PLAIN);
+	struct wqcompat_work26_rec *rec;
 
-	if (!rec)
-		return false;
-	return w26_plain_cancelled(rec, sync ?
-				   cancel_delayed_work_sync(&rec->dwork) :
-				   (cancel_delayed_work)(&rec->dwork));
+	if (!sync)
+		return w26_plain_cancel_locked(work, false);
+	rec = w26_lookup(work, W26_PLAIN);
+	return rec && w26_plain_cancelled(work,
+					  cancel_delayed_work_sync(&rec->dwork));
 }
 
 /**

@@ -21,10 +21,11 @@
  * queueing fast paths are inline, in <linux/wqcompat_work26.h>.
  *
  * Binding (w26_bind()) happens at an unbound item's first queueing, under
- * w26_lock: from the free list, never allocating under the lock or outside
- * process context, so that queue_work() stays legal in hard IRQ.  A worker
- * keeps W26_RESERVE records free; a caller that finds none and may not
- * allocate gets false from its queueing call and the kernel log says why.
+ * w26_lock: from the free list, never allocating under the lock.  A worker
+ * keeps work26_reserve records free; a caller that finds none adds a chunk
+ * itself where it may allocate (w26_may_alloc()); one that may not (hard
+ * IRQ) has its item parked and queued by the worker (work26_park.c), so
+ * that its queueing call still returns 1 and the item runs.
  *
  * Bound records are also hashed by item address: the slow path for an item
  * whose link the kernel overwrote (it was queued by a kernel function that
@@ -70,6 +71,9 @@
 
 /* records added by a caller that may not sleep (GFP_NOWAIT): one order-3 allocation */
 #define W26_NOWAIT_CHUNK 128
+/* records added in atomic context (GFP_ATOMIC): one page */
+#define W26_PAGE_CHUNK	((PAGE_SIZE - sizeof(struct wqcompat_w26_chunk)) / \
+			 sizeof(struct wqcompat_work26_rec))
 #define W26_MAX_CHUNK	65536		/* records in the largest chunk */
 
 static unsigned int work26_reserve = 256;
@@ -92,14 +96,16 @@ static unsigned long w26_nr_free, w26_nr_total, w26_nr_bound;
 static unsigned long w26_cookie;			/* last one given */
 
 static void w26_refill_fn(struct work_struct *work);
+static void w26_retry_fn(struct work_struct *work);
 static DECLARE_WORK(w26_refill_work, w26_refill_fn);
+static DECLARE_DELAYED_WORK(w26_retry_work, w26_retry_fn);
 static struct dentry *w26_debugfs;
 
 /* ------------------------------------------------------------------ */
 /* Lookups */
 
-static struct wqcompat_work26_rec *w26_hash_find(struct work_struct *work,
-						 enum w26_kind kind)
+struct wqcompat_work26_rec *w26_lookup_locked(struct work_struct *work,
+					      enum w26_kind kind)
 {
 	struct wqcompat_work26_rec *rec;
 
@@ -127,7 +133,7 @@ struct wqcompat_work26_rec *w26_lookup(struct work_struct *work,
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
-	rec = w26_hash_find(work, kind);
+	rec = w26_lookup_locked(work, kind);
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	return rec;
 }
@@ -161,8 +167,8 @@ static void w26_rec_fresh(struct wqcompat_work26_rec *rec)
 	rec->releasing = false;
 	rec->going_busy = 0;
 	rec->owner = NULL;
-	rec->qwq = NULL;
-	rec->run_qwq = NULL;
+	rec->run_wq = NULL;
+	rec->hand_wq = NULL;
 	rec->hand_task = NULL;
 	rec->func = NULL;
 	rec->data = NULL;
@@ -242,17 +248,42 @@ static void w26_want_refill(void)
 }
 
 /*
- * w26_pop_free() - a free record, or NULL.  May add a small chunk first
- * when the caller may allocate without sleeping (preemptible: no spinlock,
- * interrupts on, not in interrupt); never in atomic context, where a slab
- * lock would nest inside the caller's raw locks.  Takes w26_lock; the
- * caller must not hold it.
+ * May a chunk be allocated here, and how?  Preemptible: GFP_NOWAIT, a
+ * large chunk first.  A softirq or a spinlock held, interrupts on:
+ * GFP_ATOMIC, one page, as a 2.6 driver's own kmalloc() there would.
+ * Never in hard IRQ or with interrupts off (the slab's locks are not raw
+ * ones: they sleep on PREEMPT_RT, and lockdep's wait-context check says
+ * so on every kernel), nor on PREEMPT_RT with preemption off: there the
+ * item is parked instead (work26_park.c).
+ */
+static bool w26_may_alloc(gfp_t *gfp)
+{
+	if (preemptible()) {
+		*gfp = GFP_NOWAIT | __GFP_NOWARN;
+		return true;
+	}
+	if (in_hardirq() || in_nmi() || irqs_disabled() ||
+	    IS_ENABLED(CONFIG_PREEMPT_RT))
+		return false;
+	*gfp = GFP_ATOMIC | __GFP_NOWARN;
+	return true;
+}
+
+/*
+ * w26_pop_free() - a free record, or NULL.  When none is free, adds a
+ * chunk first where the caller may allocate (w26_may_alloc()): a first
+ * queueing from hard IRQ after a burst has used the reserve still gets a
+ * record, as 2.6's queue_work() (which needed none) would have queued.
+ * Takes w26_lock; the caller must not hold it.
  */
 static struct wqcompat_work26_rec *w26_pop_free(void)
 {
+	static const unsigned int sizes[] = { W26_NOWAIT_CHUNK, W26_PAGE_CHUNK };
+	/* atomic callers: one page only */
+	unsigned int next = preemptible() ? 0 : 1;
 	struct wqcompat_work26_rec *rec;
 	unsigned long flags;
-	bool tried = false;
+	gfp_t gfp;
 
 	for (;;) {
 		raw_spin_lock_irqsave(&w26_lock, flags);
@@ -263,22 +294,57 @@ static struct wqcompat_work26_rec *w26_pop_free(void)
 		}
 		w26_want_refill();
 		raw_spin_unlock_irqrestore(&w26_lock, flags);
-		if (rec || tried || !preemptible())
+		if (rec || next == ARRAY_SIZE(sizes) || !w26_may_alloc(&gfp))
 			return rec;
-		tried = true;
-		if (w26_add_chunk(W26_NOWAIT_CHUNK, GFP_NOWAIT | __GFP_NOWARN))
+		if (w26_add_chunk(sizes[next++], gfp) == -ENOSPC)
 			return NULL;
 	}
 }
 
 /* Put a record taken by w26_pop_free() and not bound back. */
-static void w26_unpop(struct wqcompat_work26_rec *rec)
+void w26_unpop(struct wqcompat_work26_rec *rec)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	w26_push_free(rec);
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
+}
+
+/*
+ * A free record for process context, allocating with GFP_KERNEL if none
+ * is free.  Context: process; sleeps.  Return: the record, or NULL (no
+ * memory).
+ */
+struct wqcompat_work26_rec *w26_pop_free_wait(void)
+{
+	struct wqcompat_work26_rec *rec = w26_pop_free();
+
+	might_sleep();
+	if (!rec && !w26_add_chunk(W26_NOWAIT_CHUNK, GFP_KERNEL))
+		rec = w26_pop_free();
+	return rec;
+}
+
+/* Have the worker refill the pool and queue parked items.  Any context. */
+void w26_refill_soon(void)
+{
+	queue_work_on(WORK_CPU_UNBOUND, system_unbound_wq, &w26_refill_work);
+}
+
+/**
+ * w26_refuse_exhausted - a queueing that no record could be had for, nor
+ * the item parked: count and log it
+ * @handler: the item's handler, for the log
+ *
+ * Context: any.
+ */
+void w26_refuse_exhausted(const void *handler)
+{
+	atomic_long_inc(&w26_stats.exhausted);
+	pr_err_ratelimited("wqcompat: no legacy work record for %ps, and no memory nor park lane for it (%lu in use; wqcompat.work26_reserve=%u): not queued\n",
+			   handler, READ_ONCE(w26_nr_bound),
+			   READ_ONCE(work26_reserve));
 }
 
 /* ------------------------------------------------------------------ */
@@ -312,11 +378,11 @@ static void w26_copy_class(struct wqcompat_work26_rec *rec,
 
 /*
  * Bind @rec (in the hash for @work already, or fresh) to @work with @func
- * and @data, and publish the link.  Caller holds w26_lock.
+ * and @data: the record's side, which nothing reaches from the item yet.
+ * Caller holds w26_lock.
  */
-static void w26_publish(struct wqcompat_work26_rec *rec,
-			struct work_struct *work, struct module *owner,
-			void (*func)(void *data), void *data, bool link)
+void w26_publish_rec(struct wqcompat_work26_rec *rec, struct work_struct *work,
+		     struct module *owner, void (*func)(void *data), void *data)
 {
 	lockdep_assert_held(&w26_lock);
 	if (rec->kind == W26_FREE) {
@@ -331,6 +397,17 @@ static void w26_publish(struct wqcompat_work26_rec *rec,
 	WRITE_ONCE(rec->owner, owner);
 	WRITE_ONCE(rec->dying, false);
 	atomic_long_inc(&w26_stats.binds);
+}
+
+/*
+ * Then the item's side: the link the fast paths follow (@link), or an
+ * empty list head for an item the kernel will queue itself, and ->func.
+ * Caller holds w26_lock.
+ */
+void w26_publish_link(struct wqcompat_work26_rec *rec,
+		      struct work_struct *work, bool link)
+{
+	lockdep_assert_held(&w26_lock);
 	if (link) {
 		/* The fast paths reach @rec through the link, lockless. */
 		smp_wmb();
@@ -342,6 +419,22 @@ static void w26_publish(struct wqcompat_work26_rec *rec,
 	}
 	/* Pairs with smp_load_acquire() of ->func in the fast paths. */
 	smp_store_release(&work->func, wqcompat_work_trampoline);
+}
+
+/*
+ * The record @work binds to now: the one an earlier binding left at this
+ * address, else *@spare (taken).  Caller holds w26_lock.
+ */
+struct wqcompat_work26_rec *w26_rec_for(struct work_struct *work,
+					struct wqcompat_work26_rec **spare)
+{
+	struct wqcompat_work26_rec *rec = w26_lookup_locked(work, W26_LEGACY);
+
+	if (!rec) {
+		rec = *spare;
+		*spare = NULL;
+	}
+	return rec;
 }
 
 /**
@@ -357,10 +450,12 @@ static void w26_publish(struct wqcompat_work26_rec *rec,
  * hold ->entry).  A copy of a bound item gets a record of its own with the
  * original's handler and data, as a struct copy did on 2.6.
  *
- * Context: any; takes w26_lock; never sleeps; allocates only when
- * preemptible (GFP_NOWAIT).  Return: the record, or NULL with the reason
- * counted (and logged once): no free record, the module is going away, or
- * the item's handler is unknown.
+ * Context: any; takes w26_lock; never sleeps; allocates only where that
+ * is allowed (w26_may_alloc()).  Return: the record; ERR_PTR(-ENOMEM) if
+ * no record could be had (the caller parks the item: work26_park.c);
+ * ERR_PTR(-EBUSY) if the item is parked (pending); or NULL with the reason
+ * counted (and logged once): the module is going away, or the item's
+ * handler is unknown.
  */
 struct wqcompat_work26_rec *w26_bind(struct work_struct *work,
 				     struct module *owner)
@@ -384,7 +479,7 @@ again:
 		if ((unsigned long)READ_ONCE(work->entry.next) & 1)
 			rec = wqcompat_w26_rec_of(work);
 		else
-			rec = w26_hash_find(work, W26_LEGACY);
+			rec = w26_lookup_locked(work, W26_LEGACY);
 		if (rec)
 			goto out;
 		/* A struct copy of a bound item: same handler, new record. */
@@ -399,6 +494,11 @@ again:
 			goto fail;
 		}
 	} else if (fn == wqcompat_work_unbound) {
+		if (w26_is_parked(work)) {	/* pending: work26_park.c */
+			raw_spin_unlock_irqrestore(&w26_lock, flags);
+			rec = ERR_PTR(-EBUSY);
+			goto fail;
+		}
 		func = (void (*)(void *))READ_ONCE(work->entry.next);
 		data = READ_ONCE(work->entry.prev);
 	} else {
@@ -409,26 +509,17 @@ again:
 		atomic_long_inc(&w26_stats.refused_going);
 		goto fail;
 	}
-	rec = w26_hash_find(work, W26_LEGACY);
+	rec = w26_rec_for(work, &spare);
 	if (!rec) {
-		rec = spare;
-		spare = NULL;
-		if (!rec) {
-			raw_spin_unlock_irqrestore(&w26_lock, flags);
-			spare = w26_pop_free();
-			if (spare)
-				goto again;
-			atomic_long_inc(&w26_stats.exhausted);
-			pr_err_ratelimited("wqcompat: no free legacy work record %s (%lu in use; wqcompat.work26_reserve=%u): %ps not queued\n",
-					   preemptible() ?
-					   "and no memory for more" :
-					   "in atomic context, where none may be allocated",
-					   READ_ONCE(w26_nr_bound),
-					   READ_ONCE(work26_reserve), func);
-			goto fail;
-		}
+		raw_spin_unlock_irqrestore(&w26_lock, flags);
+		spare = w26_pop_free();
+		if (spare)
+			goto again;
+		rec = ERR_PTR(-ENOMEM);	/* the caller parks the item */
+		goto fail;
 	}
-	w26_publish(rec, work, owner, func, data, true);
+	w26_publish_rec(rec, work, owner, func, data);
+	w26_publish_link(rec, work, true);
 out:
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	if (spare)
@@ -437,7 +528,7 @@ out:
 fail:
 	if (spare)
 		w26_unpop(spare);
-	return NULL;
+	return IS_ERR(rec) ? rec : NULL;
 }
 
 /**
@@ -460,8 +551,11 @@ struct wqcompat_work26_rec *w26_bind_unlinked(struct work_struct *work,
 	unsigned long flags;
 
 	rec = w26_bind(work, owner);
-	if (!rec)
+	if (IS_ERR_OR_NULL(rec)) {
+		if (PTR_ERR(rec) == -ENOMEM)
+			w26_refuse_exhausted(READ_ONCE(work->entry.next));
 		return NULL;
+	}
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	if ((unsigned long)READ_ONCE(work->entry.next) & 1)
 		INIT_LIST_HEAD(&work->entry);
@@ -491,7 +585,7 @@ struct wqcompat_work26_rec *w26_take(struct work_struct *work,
 		atomic_long_inc(&w26_stats.refused_going);
 		return ERR_PTR(-ESHUTDOWN);
 	}
-	rec = w26_hash_find(work, kind);
+	rec = w26_lookup_locked(work, kind);
 	if (rec)
 		WRITE_ONCE(rec->owner, owner);	/* this caller's item now */
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
@@ -503,7 +597,7 @@ struct wqcompat_work26_rec *w26_take(struct work_struct *work,
 		return NULL;
 	}
 	raw_spin_lock_irqsave(&w26_lock, flags);
-	rec = w26_hash_find(work, kind);
+	rec = w26_lookup_locked(work, kind);
 	if (!rec && !w26_module_refused(owner, NULL, work)) {
 		rec = spare;
 		spare = NULL;
@@ -561,6 +655,12 @@ void w26_recycle(struct wqcompat_work26_rec *rec)
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	w26_push_free(rec);
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
+}
+
+/* Records bound to an item now (a hint: it changes as soon as read). */
+unsigned long w26_nr_bound_now(void)
+{
+	return READ_ONCE(w26_nr_bound);
 }
 
 /* ------------------------------------------------------------------ */
@@ -706,17 +806,24 @@ static void w26_refill_fn(struct work_struct *work)
 	free = w26_nr_free;
 	total = w26_nr_total;
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
-	if (free >= READ_ONCE(work26_reserve))
-		return;
-	if (total >= 2 * READ_ONCE(work26_reserve))
+	if (free < READ_ONCE(work26_reserve) &&
+	    total >= 2 * READ_ONCE(work26_reserve))
 		free += w26_reclaim();
-	if (free >= READ_ONCE(work26_reserve))
-		return;
-	nr = clamp_t(unsigned long, total / 2, READ_ONCE(work26_reserve),
-		     W26_MAX_CHUNK);
-	if (w26_add_chunk(nr, GFP_KERNEL))
-		pr_warn_ratelimited("wqcompat: cannot add %u legacy work records (%lu in use)\n",
-				    nr, total - free);
+	if (free < READ_ONCE(work26_reserve)) {
+		nr = clamp_t(unsigned long, total / 2,
+			     READ_ONCE(work26_reserve), W26_MAX_CHUNK);
+		if (w26_add_chunk(nr, GFP_KERNEL))
+			pr_warn_ratelimited("wqcompat: cannot add %u legacy work records (%lu in use)\n",
+					    nr, total - free);
+	}
+	w26_drain_parked();
+	if (w26_any_parked())	/* no memory this time */
+		queue_delayed_work(system_unbound_wq, &w26_retry_work, HZ / 10);
+}
+
+static void w26_retry_fn(struct work_struct *work)
+{
+	w26_refill_soon();
 }
 
 /* ------------------------------------------------------------------ */
@@ -760,6 +867,7 @@ static int w26_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, #name ": %ld\n", atomic_long_read(&w26_stats.name))
 	W26_STAT(binds);
 	W26_STAT(exhausted);
+	W26_STAT(parked);
 	W26_STAT(refused_going);
 	W26_STAT(refused_destroy);
 	W26_STAT(behind_back);
@@ -787,6 +895,25 @@ static const struct kernel_param_ops w26_bound_ops = {
 };
 module_param_cb(work26_bound, &w26_bound_ops, NULL, 0444);
 MODULE_PARM_DESC(work26_bound, "legacy work records bound to an item now (read-only)");
+
+/*
+ * Queueings refused for want of a record, and legacy items that could
+ * not run (their handler unknown): the losses a test asserts stayed 0.
+ */
+static int w26_stat_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(kp->arg));
+}
+
+static const struct kernel_param_ops w26_stat_ops = {
+	.get = w26_stat_get,
+};
+module_param_cb(work26_exhausted, &w26_stat_ops, &w26_stats.exhausted, 0444);
+MODULE_PARM_DESC(work26_exhausted, "legacy queueings refused: no record could be had (read-only)");
+module_param_cb(work26_lost, &w26_stat_ops, &w26_stats.lost, 0444);
+MODULE_PARM_DESC(work26_lost, "legacy items that could not run: handler unknown (read-only)");
+module_param_cb(work26_parked, &w26_stat_ops, &w26_stats.parked, 0444);
+MODULE_PARM_DESC(work26_parked, "first legacy queueings parked for want of a record where none may be allocated (read-only)");
 
 static int w26_reclaim_set(const char *val, const struct kernel_param *kp)
 {
@@ -828,6 +955,7 @@ void wqcompat_work26_pool_exit(void)
 	unsigned int slot;
 
 	debugfs_remove(w26_debugfs);
+	cancel_delayed_work_sync(&w26_retry_work);
 	cancel_work_sync(&w26_refill_work);
 	for (slot = 0; slot < WQCOMPAT_W26_SLOTS; slot++) {
 		struct wqcompat_w26_chunk *chunk = wqcompat_w26_chunks[slot];

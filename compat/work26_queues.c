@@ -3,7 +3,8 @@
  * The 2.6 queues around legacy work items.
  *
  * 2.6's "events" queue (keventd, one thread per CPU) becomes
- * wqcompat_events_wq, a per-CPU workqueue that wqcompat.ko owns:
+ * wqcompat_events_wq, a per-CPU workqueue of one active item per CPU that
+ * wqcompat.ko owns:
  * schedule_work() and friends queue there, and flush_scheduled_work()
  * flushes it, so legacy drivers never flush system_wq (which 6.x warns
  * about and which would make them wait for unrelated work).  It is
@@ -12,9 +13,6 @@
  * excuses legacy queues from its flush-dependency check.
  *
  * Also here:
- *  - flush_workqueue() from a legacy handler running on that very queue,
- *    which 2.6 ran by hand ("keventd trying to flush its own queue") and
- *    drivers relied on, and which a modern workqueue deadlocks on;
  *  - destroy_workqueue(), which first runs what legacy timers would queue
  *    on the queue later (2.6 fired them into freed memory);
  *  - the 2-argument schedule_on_each_cpu() and the 3-argument
@@ -71,253 +69,31 @@ bool w26_wq_dying(struct workqueue_struct *wq)
 	return dying;
 }
 
-/* ------------------------------------------------------------------ */
-/* A flush from a handler running on the queue it flushes */
-
-struct w26_self_flush {
-	struct workqueue_struct *wq;
-	struct wqcompat_work26_rec *self;
-	unsigned long pwq;		/* the caller's pool_workqueue, or 0 */
-	unsigned int pass;
-	unsigned int ran;		/* items run by hand this pass */
-};
-
-/* The pool_workqueue a queued item's data word names, or 0. */
-static unsigned long w26_pwq_of(unsigned long data)
-{
-	if ((data & (WORK_STRUCT_PENDING | WORK_STRUCT_PWQ)) !=
-	    (WORK_STRUCT_PENDING | WORK_STRUCT_PWQ))
-		return 0;
-	return data & WORK_STRUCT_PWQ_MASK;
-}
-
-static void w26_probe_fn(struct work_struct *work)
-{
-}
-
-/*
- * The pool_workqueue of @wq that the caller, a worker of @wq, runs for:
- * the one a queueing on this CPU lands on (a per-CPU queue's workers stay
- * on their CPU; an ordered queue has one).  Learnt from the data word of
- * an on-stack probe queued there and cancelled at once: the kernel keeps
- * the pointer private.  0 if a worker took the probe first, each try.
- */
-static unsigned long w26_own_pwq(struct workqueue_struct *wq)
-{
-	struct work_struct probe;
-	unsigned long pwq = 0;
-	int try;
-
-	for (try = 0; try < 4 && !pwq; try++) {
-		INIT_WORK_ONSTACK(&probe, w26_probe_fn);
-		(queue_work_on)(raw_smp_processor_id(), wq, &probe);
-		pwq = w26_pwq_of(atomic_long_read(&probe.data));
-		(cancel_work_sync)(&probe);
-		destroy_work_on_stack(&probe);
-	}
-	return pwq;
-}
-
-/*
- * One legacy item queued on the caller's own pool_workqueue (not armed,
- * not running): take it off and run it here, as 2.6's run_workqueue() ran
- * the caller's CPU queue.  The run is counted (@runs) and named
- * (@hand_task) before the shadow is taken off, so that a cancel, flush or
- * unload that finds the shadow idle waits for it (w26_wait_runs()), and a
- * worker that gets the item queued again waits until it is over
- * (w26_shadow_fn()); an item whose module is going is left to its unload.
+/**
+ * w26_refuse_destroyed - a legacy timer armed towards a queue being
+ * destroyed: count and log the refusal
+ * @handler: the item's handler, for the log
  *
- * Only items of the caller's own pool_workqueue: they cannot run before
- * the caller returns on a queue of one active item per CPU (2.6's
- * create_workqueue()) or an ordered one, and any flush_workqueue() that
- * started before they were queued started before the caller was queued
- * too (a pool_workqueue starts its items in order), so it waits for the
- * caller and the runs in it.
+ * Context: any.
  */
-static void w26_run_by_hand(struct wqcompat_work26_rec *rec,
-			    struct w26_self_flush *sf)
+void w26_refuse_destroyed(const void *handler)
 {
-	struct task_struct *prev;
-	void (*func)(void *data);
-	unsigned long flags;
-	bool counted = false, taken = false;
-	void *data;
-
-	raw_spin_lock_irqsave(&w26_lock, flags);
-	prev = rec->hand_task;
-	if (rec->kind == W26_LEGACY && !rec->dying && !rec->releasing &&
-	    (!prev || prev == current)) {
-		atomic_long_inc(&rec->runs);
-		WRITE_ONCE(rec->hand_task, current);
-		/* counted before it is taken off: w26_wait_runs() sees one */
-		smp_mb__after_atomic();
-		counted = true;
-		taken = (cancel_delayed_work)(&rec->dwork);
-		if (!taken)
-			WRITE_ONCE(rec->hand_task, prev);
-	}
-	raw_spin_unlock_irqrestore(&w26_lock, flags);
-	if (!taken) {
-		if (counted)	/* not ours to run after all */
-			w26_run_end(rec, false);
-		return;
-	}
-	w26_get_handler(rec, &func, &data);
-	if (func)
-		func(data);
-	WRITE_ONCE(rec->hand_task, prev);
-	w26_run_end(rec, true);
-	sf->ran++;
+	atomic_long_inc(&w26_stats.refused_destroy);
+	pr_warn_ratelimited("wqcompat: %ps armed towards a workqueue being destroyed: not queued\n",
+			    handler);
 }
 
 /*
- * Has the run of @rec queued on @pwq ended, or was it cancelled?  When it
- * was seen queued, @done runs had ended and @active were in progress; no
- * run of the item can begin before that one (it is pending until then),
- * so once @active + 1 more have ended, it has.
- */
-static bool w26_queued_run_over(struct wqcompat_work26_rec *rec,
-				unsigned long pwq, u32 done, u32 active)
-{
-	unsigned long runs = atomic_long_read(&rec->runs);
-
-	if ((u32)((runs >> 32) - done) > active)
-		return true;
-	if (w26_pwq_of(atomic_long_read(&rec->dwork.work.data)) == pwq)
-		return false;			/* still queued there */
-	/* not queued, nor running: cancelled */
-	return !w26_runs_active(rec) &&
-	       !((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING);
-}
-
-/*
- * A legacy item queued on another pool_workqueue of the queue (another
- * CPU's, which 2.6's flush waited for): wait until its run has ended, or
- * it was cancelled, without the kernel's flush_work() (from a worker of
- * the same queue, a recursive wait to lockdep).  A run's beginning and
- * end wake us; nothing does when a cancel takes the item off or a worker
- * that got it has not begun, so the condition is also looked at every
- * HZ / 10.
- */
-static void w26_wait_queued(struct wqcompat_work26_rec *rec, unsigned long pwq)
-{
-	unsigned long runs = atomic_long_read(&rec->runs);
-	u32 done = runs >> 32, active = runs & W26_RUN_ACTIVE;
-
-	atomic_inc(&rec->waiters);
-	smp_mb__after_atomic();	/* pairs with w26_run_end() */
-	while (!wait_var_event_timeout(&rec->runs,
-				       w26_queued_run_over(rec, pwq, done,
-							   active),
-				       HZ / 10))
-		;
-	atomic_dec(&rec->waiters);
-}
-
-/*
- * One record, in a pass of w26_flush_self(): run it by hand if it is
- * queued on the caller's pool_workqueue; in the first pass, wait for it if
- * it is queued on another or runs in another worker.
- */
-static void w26_flush_one(struct wqcompat_work26_rec *rec, void *arg)
-{
-	struct w26_self_flush *sf = arg;
-	unsigned long pwq;
-	bool running;
-
-	if (rec == sf->self || READ_ONCE(rec->kind) != W26_LEGACY ||
-	    READ_ONCE(rec->qwq) != sf->wq ||
-	    timer_pending(&rec->dwork.timer))
-		return;
-	pwq = w26_pwq_of(atomic_long_read(&rec->dwork.work.data));
-	running = (work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING;
-	if (pwq && (pwq == sf->pwq || !sf->pwq)) {
-		/* queued here while another worker runs it: that run first */
-		if (running)
-			w26_wait_runs(rec);
-		w26_run_by_hand(rec, sf);
-	} else if (sf->pass == 0) {
-		if (pwq)
-			w26_wait_queued(rec, pwq);
-		else if (running)
-			w26_wait_runs(rec);
-	}
-}
-
-/*
- * 2.6's flush_cpu_workqueue() from the queue's own thread ran the queue by
- * hand, nested in the caller, until it was empty, and waited for the
- * other CPUs' queues.  Do that for the legacy items on @wq: wait for those
- * queued on other pool_workqueues or running in other workers, and run
- * those queued on the caller's own by hand, pass after pass while a pass
- * ran one (bounded, so that an item re-queueing itself cannot keep us
- * here forever).  Modern items on @wq are not waited for: they would need
- * the kernel's flush, which waits for the caller itself.
- */
-static void w26_flush_self(struct workqueue_struct *wq,
-			   struct wqcompat_work26_rec *self)
-{
-	struct w26_self_flush sf = { .wq = wq, .self = self };
-
-	atomic_long_inc(&w26_stats.self_flushes);
-	sf.pwq = w26_own_pwq(wq);
-	for (sf.pass = 0; sf.pass < 8; sf.pass++) {
-		sf.ran = 0;
-		w26_for_each_rec(w26_flush_one, &sf);
-		if (!sf.ran && sf.pass)
-			break;
-	}
-}
-
-/*
- * Does the caller run a legacy handler on the events queue, 2.6's keventd
- * (itself, or an item a flush runs in it by hand)?  From hard IRQ: the
- * interrupted task.  Context: any.
+ * Does the caller run on the events queue, 2.6's keventd: a worker of it
+ * (any item, as keventd ran any), or, from an interrupt, the interrupted
+ * worker?  Context: any.
  */
 bool w26_in_events(void)
 {
-	struct wqcompat_work26_rec *self = w26_current_rec();
+	struct workqueue_struct *wq = w26_worker_wq(false);
 
-	return self && READ_ONCE(self->run_qwq) == READ_ONCE(wqcompat_events_wq);
+	return wq && wq == READ_ONCE(wqcompat_events_wq);
 }
-
-/**
- * wqcompat_flush_workqueue - flush_workqueue() of any queue
- * @wq: workqueue
- *
- * Waits until every item queued on @wq before the call has run (the
- * kernel's flush).  Called from a legacy handler running on @wq itself,
- * where the kernel's would wait for the caller forever, it runs the legacy
- * items queued on the caller's own CPU queue of @wq by hand, in the
- * caller, and waits for those queued on other CPUs or running in other
- * workers, as 2.6 did; modern items on @wq are then not waited for.
- * Context: process; sleeps.
- */
-void wqcompat_flush_workqueue(struct workqueue_struct *wq)
-{
-	struct wqcompat_work26_rec *self = w26_current_rec();
-
-	if (self && READ_ONCE(self->run_qwq) == wq)
-		w26_flush_self(wq, self);
-	else
-		__flush_workqueue(wq);
-}
-EXPORT_SYMBOL_GPL(wqcompat_flush_workqueue);
-
-/**
- * wqcompat_flush_scheduled_work - 2.6 flush_scheduled_work()
- *
- * flush_workqueue() of the events queue: waits until every item queued
- * there before the call has run; items queued later and armed timers are
- * not waited for.  Never flushes system_wq.
- * Context: process; sleeps.
- */
-void wqcompat_flush_scheduled_work(void)
-{
-	if (READ_ONCE(wqcompat_events_wq))
-		wqcompat_flush_workqueue(wqcompat_events_wq);
-}
-EXPORT_SYMBOL_GPL(wqcompat_flush_scheduled_work);
 
 /* ------------------------------------------------------------------ */
 /* destroy_workqueue() */
@@ -327,15 +103,23 @@ struct w26_timers_now {
 	unsigned int n;
 };
 
-/* A legacy timer armed towards the queue: queue its item now, and wait. */
+/*
+ * A legacy timer last armed towards the queue: if it is armed, queue its
+ * item now; if its callback is running, let it queue the item (before the
+ * kernel's destroy drains the queue, which refuses a queueing from
+ * outside); either way wait for that run.  flush_delayed_work() does all
+ * three: its timer_delete_sync() waits for a callback in flight.
+ */
 static void w26_timer_now(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_timers_now *tn = arg;
+	bool armed;
 
-	if (READ_ONCE(rec->dwork.wq) == tn->wq &&
-	    timer_pending(&rec->dwork.timer) &&
-	    flush_delayed_work(&rec->dwork))
-		tn->n++;
+	if (READ_ONCE(rec->dwork.wq) != tn->wq)
+		return;
+	armed = timer_pending(&rec->dwork.timer);
+	flush_delayed_work(&rec->dwork);
+	tn->n += armed;
 }
 
 /**
@@ -364,6 +148,7 @@ void wqcompat_destroy_workqueue(struct workqueue_struct *wq)
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	/* An arming that did not see @wq dying has finished. */
 	synchronize_rcu();
+	w26_drain_parked();	/* items parked for @wq are queued or armed */
 	do {
 		tn.n = 0;
 		w26_for_each_rec(w26_timer_now, &tn);
@@ -406,6 +191,19 @@ static void w26_each_fn(struct work_struct *work)
 		complete(&all->done);
 }
 
+/*
+ * Called from a handler on the events queue, the call for the caller's own
+ * pool_workqueue is queued behind the caller (one active item each): take
+ * it off and make it here, as 2.6.19 did (its flush_workqueue() of
+ * keventd from keventd ran the queue by hand).
+ */
+static void w26_each_here(struct w26_each *each, void *own)
+{
+	if (w26_work_queued_pwq(&each->work) == own &&
+	    (cancel_work)(&each->work))
+		w26_each_fn(&each->work);
+}
+
 /**
  * wqcompat_schedule_on_each_cpu - 2.6 schedule_on_each_cpu(func, info)
  * @func: called as func(info) once on every online CPU, in process context
@@ -413,17 +211,21 @@ static void w26_each_fn(struct work_struct *work)
  *
  * Waits until all calls returned, with a completion rather than the
  * kernel's flush_work(): called from a handler on the events queue (2.6
- * drivers did), that would be a recursive wait to lockdep; the per-CPU
- * pools start another worker while this one sleeps, as keventd's own flush
- * ran the queue on 2.6.  Return: 0, or -ENOMEM.
+ * drivers did), that would be a recursive wait to lockdep.  There, the
+ * call queued for the caller's own CPU would wait behind the caller (the
+ * events queue runs one item per CPU, as keventd): it is made in the
+ * caller, as 2.6 ran it by hand.  Return: 0, or -ENOMEM.
  * Context: process; sleeps; allocates (as 2.6 did).
  */
 int wqcompat_schedule_on_each_cpu(void (*func)(void *info), void *info)
 {
+	void *own = w26_worker_pwq(false);
 	struct w26_each_all all;
 	struct w26_each __percpu *works;
 	int cpu;
 
+	if (own && w26_pwq_wq(own) != wqcompat_events_wq)
+		own = NULL;
 	works = alloc_percpu(struct w26_each);
 	if (!works)
 		return -ENOMEM;
@@ -439,6 +241,9 @@ int wqcompat_schedule_on_each_cpu(void (*func)(void *info), void *info)
 		each->all = &all;
 		(queue_work_on)(cpu, wqcompat_events_wq, &each->work);
 	}
+	if (own)	/* behind the caller on its own queue: here, now */
+		for_each_online_cpu(cpu)
+			w26_each_here(per_cpu_ptr(works, cpu), own);
 	wait_for_completion(&all.done);
 	cpus_read_unlock();
 	free_percpu(works);
@@ -494,11 +299,18 @@ int wqcompat_work26_init(void)
 	ret = wqcompat_work26_pool_init();
 	if (ret)
 		return ret;
+	/* 2.6's keventd: per CPU, one item at a time on each, never stuck */
 	wq = alloc_workqueue("wqcompat_events", WQ_MEM_RECLAIM | __WQ_LEGACY,
-			     0);
+			     1);
 	if (!wq) {
 		wqcompat_work26_pool_exit();
 		return -ENOMEM;
+	}
+	if (!w26_worker_layout_ok(wq)) {
+		pr_err("wqcompat: this kernel's struct worker or struct pool_workqueue does not begin as wqcompat_kapi.h says: not loaded\n");
+		(destroy_workqueue)(wq);
+		wqcompat_work26_pool_exit();
+		return -ENODEV;
 	}
 	WRITE_ONCE(wqcompat_events_wq, wq);
 	return 0;

@@ -16,6 +16,7 @@
 
 #include "include/linux/workqueue.h"
 #include "include/linux/wqcompat_work26.h"
+#include "wqcompat_kapi.h"
 
 struct module;
 
@@ -33,12 +34,27 @@ struct wqcompat_work26_rec *w26_bind(struct work_struct *work,
 				     struct module *owner);
 struct wqcompat_work26_rec *w26_lookup(struct work_struct *work,
 				       enum w26_kind kind);
+/* The same, with w26_lock held. */
+struct wqcompat_work26_rec *w26_lookup_locked(struct work_struct *work,
+					      enum w26_kind kind);
 struct wqcompat_work26_rec *w26_take(struct work_struct *work,
 				     struct module *owner, enum w26_kind kind);
 struct wqcompat_work26_rec *w26_bind_unlinked(struct work_struct *work,
 					      struct module *owner);
 void w26_unbind_locked(struct wqcompat_work26_rec *rec);
 void w26_recycle(struct wqcompat_work26_rec *rec);
+unsigned long w26_nr_bound_now(void);
+void w26_publish_rec(struct wqcompat_work26_rec *rec, struct work_struct *work,
+		     struct module *owner, void (*func)(void *data), void *data);
+void w26_publish_link(struct wqcompat_work26_rec *rec,
+		      struct work_struct *work, bool link);
+struct wqcompat_work26_rec *w26_rec_for(struct work_struct *work,
+					struct wqcompat_work26_rec **spare);
+struct wqcompat_work26_rec *w26_pop_free_wait(void);
+void w26_unpop(struct wqcompat_work26_rec *rec);
+void w26_refill_soon(void);
+void w26_refuse_exhausted(const void *handler);
+unsigned long w26_nr_bound_now(void);
 void w26_shadow_fn(struct work_struct *shadow);
 
 /*
@@ -61,16 +77,62 @@ static inline void w26_get_handler(struct wqcompat_work26_rec *rec,
 /* wqcompat_work26_rec.runs: runs in progress, and one run finished */
 #define W26_RUN_ACTIVE	0xffffffffUL
 #define W26_RUN_DONE	(1UL << 32)
-void w26_run_end(struct wqcompat_work26_rec *rec, bool ran);
+
+/* wqcompat_work26_rec.run_wq while workers run it on several queues */
+#define W26_RUN_WQ_MIXED ((struct workqueue_struct *)1UL)
 
 /* Runs of @rec's handler in progress, by a worker or by hand. */
 static inline unsigned long w26_runs_active(struct wqcompat_work26_rec *rec)
 {
 	return atomic_long_read(&rec->runs) & W26_RUN_ACTIVE;
 }
+
+/* The workqueue of a pool_workqueue (wqcompat_kapi.h); under RCU. */
+static inline struct workqueue_struct *w26_pwq_wq(void *pwq)
+{
+	return READ_ONCE(((struct wqcompat_pwq_head *)pwq)->wq);
+}
+
+/*
+ * The pool_workqueue @work is queued on (not armed: a timer holds PENDING
+ * without naming one), or NULL.  Any context.
+ */
+static inline void *w26_work_queued_pwq(struct work_struct *work)
+{
+	unsigned long data = atomic_long_read(&work->data);
+
+	if ((data & (WORK_STRUCT_PENDING | WORK_STRUCT_PWQ)) !=
+	    (WORK_STRUCT_PENDING | WORK_STRUCT_PWQ))
+		return NULL;
+	return (void *)(data & WORK_STRUCT_PWQ_MASK);
+}
+
+/* The pool_workqueue @rec's shadow is queued on, or NULL. */
+static inline void *w26_queued_pwq(struct wqcompat_work26_rec *rec)
+{
+	return w26_work_queued_pwq(&rec->dwork.work);
+}
+
+/* work26_run.c: an item's run, and the caller's own */
+void w26_run_end(struct wqcompat_work26_rec *rec, bool ran);
 struct wqcompat_work26_rec *w26_current_rec(void);
-bool w26_in_events(void);
+unsigned long w26_own_runs(struct wqcompat_work26_rec *rec);
+bool w26_runs_over(struct wqcompat_work26_rec *rec, u32 done,
+		   unsigned long active, unsigned long own);
 bool w26_wait_runs(struct wqcompat_work26_rec *rec);
+void *w26_worker_pwq(bool legacy);
+struct workqueue_struct *w26_worker_wq(bool legacy);
+bool w26_worker_layout_ok(struct workqueue_struct *wq);
+
+enum w26_hand {
+	W26_HAND_NOT_HERE,	/* not queued on that pool_workqueue now */
+	W26_HAND_TAKEN,		/* off its queue, counted: run it */
+	W26_HAND_BUSY,		/* a worker runs it: it was not taken */
+};
+enum w26_hand w26_hand_take(struct wqcompat_work26_rec *rec, void *pwq,
+			    struct workqueue_struct *wq);
+void w26_hand_run(struct wqcompat_work26_rec *rec);
+
 bool w26_module_refused(struct module *owner, void (*func)(void *data),
 			struct work_struct *item);
 int wqcompat_work26_pool_init(void);
@@ -89,6 +151,7 @@ struct w26_stats {
 	atomic_long_t binds;		/* records bound to an item */
 	atomic_long_t reuses;		/* INIT_WORK kept an item's record */
 	atomic_long_t exhausted;	/* queueings refused: no free record */
+	atomic_long_t parked;		/* first queueings parked (hard IRQ) */
 	atomic_long_t refused_going;	/* queueings refused: module going */
 	atomic_long_t refused_destroy;	/* re-arms refused: queue destroyed */
 	atomic_long_t behind_back;	/* items the kernel ran itself */
@@ -111,6 +174,28 @@ unsigned int w26_plain_busy(struct work_struct *work);
 
 /* work26_queues.c */
 bool w26_wq_dying(struct workqueue_struct *wq);
+void w26_refuse_destroyed(const void *handler);
+bool w26_in_events(void);
+
+/* work26_park.c: first queueings that no record could be had for */
+#define W26_PARK_BITS	7UL
+#define W26_PARKED	(WORK_STRUCT_PENDING | 2UL)
+
+/* Is @work, unbound, parked (work26_park.c)?  Any context. */
+static inline bool w26_is_parked(struct work_struct *work)
+{
+	return (atomic_long_read(&work->data) & W26_PARK_BITS) == W26_PARKED;
+}
+
+int w26_park(struct work_struct *work, struct module *owner,
+	     struct workqueue_struct *wq, int cpu, unsigned long delay);
+bool w26_unpark(struct work_struct *work, bool delayed_only);
+void w26_drain_parked(void);
+bool w26_any_parked(void);
+unsigned int w26_park_going(struct module *mod);
+
+/* work26_flush.c */
+void w26_flush_self(struct workqueue_struct *wq, void *own);
 
 /* work26_going.c */
 struct w26_going {

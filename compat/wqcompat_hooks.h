@@ -31,6 +31,10 @@ enum wqcompat_hook {
 	WQCOMPAT_HOOK_QUEUE_OWNED,
 	/* a worker got a legacy item that a flush runs by hand: it waits */
 	WQCOMPAT_HOOK_HAND_WAIT,
+	/* a flush from a handler on its queue noted what it waits for */
+	WQCOMPAT_HOOK_FLUSH_NOTED,
+	/* a cancel of a modern item's 2.6 timer won, PENDING not yet given back */
+	WQCOMPAT_HOOK_PLAIN_CANCELLED,
 	WQCOMPAT_HOOK_NR
 };
 

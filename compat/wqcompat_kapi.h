@@ -16,6 +16,10 @@
  *					6.10 __assign_str(dst) takes src
  *					from __string(dst, src)
  *	WORK_STRUCT_PWQ_MASK		6.10	WORK_STRUCT_WQ_DATA_MASK
+ *
+ * And the one thing the kernel keeps private that 2.6 semantics need: which
+ * pool_workqueue, of which workqueue, the calling worker runs an item for
+ * (struct wqcompat_worker_head below).
  */
 #ifndef _WQCOMPAT_KAPI_H
 #define _WQCOMPAT_KAPI_H
@@ -50,6 +54,35 @@
 #ifndef WORK_STRUCT_PWQ_MASK
 #define WORK_STRUCT_PWQ_MASK WORK_STRUCT_WQ_DATA_MASK
 #endif
+
+/*
+ * 2.6's flush_workqueue() from the queue's own thread ran the queue by hand
+ * (kernel/workqueue.c of 2.6.18, flush_cpu_workqueue(): "cwq->thread ==
+ * current").  Whether the caller is a worker of @wq, and for which of
+ * @wq's pool_workqueues it runs, the kernel knows exactly and keeps private:
+ * worker->current_pwq, and pwq->wq.  These mirror the first fields of
+ * struct worker (kernel/workqueue_internal.h) and struct pool_workqueue
+ * (kernel/workqueue.c), the same from 3.10 to 6.12.  wqcompat.ko checks
+ * them against a run of its own when it loads (w26_worker_layout_ok() in
+ * work26_run.c) and refuses to load where they differ, rather than guess.
+ * A pool_workqueue is freed after an RCU grace period (kfree_rcu()), so
+ * ->wq of a pointer read from a queued item's data word may be read inside
+ * an RCU read-side section.
+ */
+struct wqcompat_worker_head {
+	union {
+		struct list_head entry;
+		struct hlist_node hentry;
+	};
+	struct work_struct *current_work;
+	work_func_t current_func;
+	void *current_pwq;
+};
+
+struct wqcompat_pwq_head {
+	void *pool;
+	struct workqueue_struct *wq;
+};
 
 /* In a TRACE_EVENT's TP_fast_assign(). */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)

@@ -134,31 +134,30 @@ static inline bool __wqcompat_queue_dwork_on(int cpu,
 
 /*
  * queue_work_on() for any item.  A bound legacy item with its link intact
- * (all but its first queueing) is queued here, inline: its shadow, with
- * preemption off around the check that its module is not going away.
+ * (all but its first queueing) is queued here, inline: its shadow.  The
+ * link is checked, and the module's going read, with preemption off: a
+ * going module's unload waits for this section (synchronize_rcu()) before
+ * it cancels and recycles the record, so a record that was this item's
+ * when checked is still this item's when queued.
  */
 static __always_inline bool
 __wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq,
 			 struct work_struct *work, struct module *owner)
 {
 	work_func_t fn = READ_ONCE(work->func);
-	struct workqueue_struct *old;
 	struct wqcompat_work26_rec *rec;
 	bool ret = false;
 
 	if (fn == wqcompat_work_trampoline) {
+		preempt_disable();
 		rec = wqcompat_w26_rec_of(work);
 		if (likely(rec)) {
-			preempt_disable();
-			if (likely(!READ_ONCE(rec->dying)) &&
-			    wqcompat_w26_qwq_set(rec, wq, &old)) {
+			if (likely(!READ_ONCE(rec->dying)))
 				ret = (queue_work_on)(cpu, wq, &rec->dwork.work);
-				if (unlikely(!ret))
-					wqcompat_w26_qwq_refused(rec, wq, old);
-			}
 			preempt_enable();
 			return ret;
 		}
+		preempt_enable();
 	} else if (fn != wqcompat_work_unbound) {
 		return (queue_work_on)(cpu, wq, work);
 	}
@@ -171,29 +170,20 @@ __wqcompat_queue_delayed_work_on(int cpu, struct workqueue_struct *wq,
 				 struct work_struct *work, unsigned long delay,
 				 struct module *owner)
 {
-	struct workqueue_struct *old;
 	struct wqcompat_work26_rec *rec;
 	bool ret = false;
 
 	if (READ_ONCE(work->func) == wqcompat_work_trampoline) {
+		preempt_disable();
 		rec = wqcompat_w26_rec_of(work);
-		if (likely(rec)) {
-			preempt_disable();
-			if (likely(!atomic_read(&wqcompat_w26_dying_wqs) &&
-				   !READ_ONCE(rec->dying))) {
-				if (wqcompat_w26_qwq_set(rec, wq, &old)) {
-					ret = (queue_delayed_work_on)(cpu, wq,
-								      &rec->dwork,
-								      delay);
-					if (unlikely(!ret))
-						wqcompat_w26_qwq_refused(rec, wq,
-									 old);
-				}
-				preempt_enable();
-				return ret;
-			}
+		if (likely(rec && !atomic_read(&wqcompat_w26_dying_wqs) &&
+			   !READ_ONCE(rec->dying))) {
+			ret = (queue_delayed_work_on)(cpu, wq, &rec->dwork,
+						      delay);
 			preempt_enable();
+			return ret;
 		}
+		preempt_enable();
 	}
 	return wqcompat_queue_delayed_work_on(cpu, wq, work, delay, owner);
 }

@@ -22,13 +22,14 @@ struct task_struct;
  * struct wqcompat_work26_rec - what 2.6 kept inside struct work_struct
  * @item:	the driver's work_struct bound to this record, or NULL;
  *		written under w26_lock, read locklessly by the fast paths
- * @qwq:	queue of the latest queueing that queued it; written locklessly
- * @run_qwq:	@qwq when the run in progress started: the queue a flush from
- *		the handler is a flush of its own queue for
+ * @run_wq:	the workqueue of the workers' runs in progress, or
+ *		W26_RUN_WQ_MIXED while they run on several (work26_run.c);
+ *		a flush from another handler of that queue waits for them
+ * @hand_wq:	the workqueue a run by hand took it from
  * @runs:	runs of the handler in progress (low 32 bits), by a worker or
  *		by hand (a flush from a handler on its own queue runs items
  *		in itself), and runs finished (high 32 bits, wrapping): one
- *		atomic add at each end of a run (work26.c, w26_run_end())
+ *		atomic add at each end of a run (work26_run.c)
  * @waiters:	tasks in w26_wait_runs(): a run that ends wakes them
  * @hand_task:	the task running it by hand, if any (set under w26_lock); a
  *		worker given the item meanwhile waits until it is clear
@@ -51,8 +52,8 @@ struct task_struct;
  */
 struct wqcompat_work26_rec {
 	struct work_struct *item;
-	struct workqueue_struct *qwq;
-	struct workqueue_struct *run_qwq;
+	struct workqueue_struct *run_wq;
+	struct workqueue_struct *hand_wq;
 	atomic_long_t runs;
 	atomic_t waiters;
 	struct task_struct *hand_task;
@@ -119,42 +120,6 @@ wqcompat_w26_rec_of(struct work_struct *work)
 	if (unlikely(!rec) || READ_ONCE(rec->item) != work)
 		return NULL;
 	return rec;
-}
-
-/*
- * Name @wq as the queue of @rec's next run, before the kernel's queueing
- * call, so that a run it starts finds it; false if the shadow is pending
- * already (the call would queue nothing: nothing is written).  2.6's
- * queue_work() touched an item only when it set its pending bit: a
- * refused schedule_work() of an item pending on another queue leaves it
- * that queue's item, whose handler may flush that queue as its own.
- * *@old: the queue named before, for wqcompat_w26_qwq_refused().  Any
- * context.
- */
-static __always_inline bool
-wqcompat_w26_qwq_set(struct wqcompat_work26_rec *rec,
-		     struct workqueue_struct *wq, struct workqueue_struct **old)
-{
-	if (test_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(&rec->dwork.work)))
-		return false;
-	*old = READ_ONCE(rec->qwq);
-	if (*old != wq)
-		WRITE_ONCE(rec->qwq, wq);
-	return true;
-}
-
-/*
- * The kernel's call queued nothing after all (the shadow became pending
- * in between): name the queue of before again, unless a queueing since
- * named another.  Any context.
- */
-static __always_inline void
-wqcompat_w26_qwq_refused(struct wqcompat_work26_rec *rec,
-			 struct workqueue_struct *wq,
-			 struct workqueue_struct *old)
-{
-	if (old != wq)
-		cmpxchg(&rec->qwq, wq, old);
 }
 
 /* Change what the next run calls, as a pair.  Any context. */

@@ -45,15 +45,20 @@ static bool w26r_wait_hit(unsigned int point, long before)
 	return true;
 }
 
-/* Hold the shim at @point for W26R_HOLD_US, or skip without hooks. */
+/*
+ * Hold the shim at @point for W26R_HOLD_US.  This suite runs with the
+ * shim's test build (tests/kunit/work26/runs: @hooks): a shim without
+ * delay points, or a write that fails, fails the case.
+ */
 static long w26r_hold(struct kunit *test, unsigned int point)
 {
 	char delays[64];
 	unsigned int i;
 	int n = 0;
 
-	if (!w26r_hits || w26_param_write("test_delay_us", W26R_NO_DELAYS))
-		kunit_skip(test, "wqcompat.ko without test delay points");
+	KUNIT_ASSERT_NOT_NULL(test, w26r_hits);	/* a shim with delay points */
+	KUNIT_ASSERT_EQ(test, w26_param_write("test_delay_us", W26R_NO_DELAYS),
+			0);
 	for (i = 0; i < W26R_POINTS; i++)
 		n += scnprintf(delays + n, sizeof(delays) - n, "%s%u",
 			       i ? "," : "", i == point ? W26R_HOLD_US : 0);
@@ -196,6 +201,7 @@ static void w26_reclaim_spares_plain_timer_being_armed(struct kunit *test)
 
 /* An item that a flush runs by hand, and that queues itself again. */
 struct w26r_hand {
+	struct workqueue_struct *wq;	/* many active items per CPU */
 	struct work_struct flusher, item;
 	struct task_struct *flusher_task;
 	bool by_hand;
@@ -215,7 +221,7 @@ static void w26r_hand_item_fn(void *data)
 		atomic_set(&h->most_inside, in);
 	if (run == 1 && current == READ_ONCE(h->flusher_task)) {
 		h->by_hand = true;
-		schedule_work(&h->item);
+		queue_work(h->wq, &h->item);
 		/*
 		 * This run sleeps: the pool wakes another worker, which takes
 		 * the item.  It must wait for this run (the shim reaches its
@@ -235,19 +241,22 @@ static void w26r_hand_flusher_fn(void *data)
 	struct w26r_hand *h = data;
 
 	WRITE_ONCE(h->flusher_task, current);
-	schedule_work(&h->item);
-	flush_scheduled_work();		/* runs the item here, by hand */
+	queue_work(h->wq, &h->item);
+	flush_workqueue(h->wq);		/* runs the item here, by hand */
 	complete(&h->flushed);
 }
 
 /*
  * Promise: a legacy item never runs twice at once on one CPU's queue.  A
- * flush from a handler on the events queue runs an item by hand; the
- * item queues itself again and sleeps, and the worker that takes the new
- * queueing waits until the run by hand is over (2.6 had one thread per
- * CPU: the second run came after the first).  Another worker may take
- * the item before the flush does (the flusher counts as not running once
- * the kernel finds it CPU-intensive): then the case tries again.
+ * flush from a handler runs an item by hand; the item queues itself again
+ * and sleeps.  On a queue of many active items per CPU (alloc_workqueue(),
+ * in half-converted code; 2.6's own queues and the events queue run one
+ * at a time, where no worker can take it at all) another worker takes the
+ * new queueing, and must wait until the run by hand is over (2.6 had one
+ * thread per CPU: the second run came after the first).  Another worker
+ * may take the item before the flush does (the flusher counts as not
+ * running once the kernel finds it CPU-intensive): then the case tries
+ * again, and fails if that happened every time.
  */
 static void w26_hand_run_never_beside_a_worker_run(struct kunit *test)
 {
@@ -255,8 +264,9 @@ static void w26_hand_run_never_beside_a_worker_run(struct kunit *test)
 	int attempt;
 
 	KUNIT_ASSERT_NOT_NULL(test, h);
-	if (!w26r_hits)
-		kunit_skip(test, "wqcompat.ko without test delay points");
+	KUNIT_ASSERT_NOT_NULL(test, w26r_hits);
+	h->wq = alloc_workqueue("w26r", 0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, h->wq);
 	for (attempt = 0; attempt < 10 && !h->by_hand; attempt++) {
 		atomic_set(&h->inside, 0);
 		atomic_set(&h->most_inside, 0);
@@ -268,20 +278,19 @@ static void w26_hand_run_never_beside_a_worker_run(struct kunit *test)
 		init_completion(&h->second_done);
 		INIT_WORK(&h->flusher, w26r_hand_flusher_fn, h);
 		INIT_WORK(&h->item, w26r_hand_item_fn, h);
-		schedule_work(&h->flusher);
+		queue_work(h->wq, &h->flusher);
 		KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&h->flushed,
 								    60 * HZ));
-		flush_scheduled_work();
+		flush_workqueue(h->wq);
 	}
-	if (!h->by_hand)
-		kunit_skip(test, "the flush never ran the item by hand in 10 tries");
+	KUNIT_ASSERT_TRUE(test, h->by_hand);	/* once in 10 tries */
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&h->second_done,
 							    60 * HZ));
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->most_inside), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->runs), 2);
 	KUNIT_EXPECT_GT(test, w26r_hits(W26R_HAND_WAIT), h->hits);
 	kunit_info(test, "run by hand at try %d", attempt);
-	flush_scheduled_work();
+	destroy_workqueue(h->wq);
 }
 
 static struct kunit_case w26r_cases[] = {

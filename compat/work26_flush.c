@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flush_workqueue() and flush_scheduled_work() of the 2.6 API, and the
+ * case a modern workqueue deadlocks on: a handler that flushes the queue
+ * it runs on.
+ *
+ * Theory
+ * ------
+ * 2.6.18's flush_workqueue() called flush_cpu_workqueue() for each CPU's
+ * queue in turn.  For a queue whose thread was the caller ("keventd trying
+ * to flush its own queue"), it ran the queue by hand, nested in the
+ * caller, until it was empty; for any other, it sampled the queue's
+ * insert_sequence and slept until remove_sequence reached it: it waited
+ * for the items inserted before the sample, running ones included, and
+ * never for later ones.  Drivers relied on it: close paths reached from a
+ * work item flush the scheduled work, then free what the items use.
+ *
+ * Here a flush from a legacy handler running on @wq (the kernel's own
+ * worker->current_pwq says so, work26_run.c) does the same over @wq's
+ * pool_workqueues:
+ *
+ *  1. The snapshot: each legacy item then queued on another
+ *     pool_workqueue of @wq (its shadow's data word names it), or running
+ *     in another worker of @wq, or by hand in another task from @wq, is
+ *     noted with its run counts.  Items queued or started later are not.
+ *  2. The items queued on the caller's own pool_workqueue run by hand, in
+ *     the caller, pass after pass while a pass ran one (bounded), as
+ *     2.6's run_workqueue() ran its list until it was empty.
+ *  3. Each noted item is waited for: until the run that was queued or in
+ *     progress has ended, or the item was cancelled.
+ *
+ * Why a run by hand is safe.  The queues a 2.6 driver has are those of
+ * create_workqueue(), create_singlethread_workqueue() and the events queue
+ * (work26_queues.c): one active item per pool_workqueue.  While the caller
+ * runs, the items queued behind it on its own pool_workqueue are inactive:
+ * no worker can start them, so taking one off with the kernel's cancel
+ * (w26_hand_take(), under w26_lock, after a check that it is still queued
+ * there and that no run of it is in progress) makes this its only run.
+ * A flush_workqueue() from outside that began before such an item was
+ * queued began before the caller was queued too (a pool_workqueue starts
+ * its items in order), so it waits for the caller, and with it for the
+ * runs by hand.  On a queue of more active items (alloc_workqueue(), in
+ * half-converted code) a worker may start an item between the check and
+ * the cancel: the cancel then fails and the item is waited for instead.
+ *
+ * A run by hand is not taken inside a run by hand of the same item (2.6
+ * recursed there, without bound), and runs by hand nest at most
+ * W26_HAND_DEPTH deep in one task.
+ */
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+#include <linux/workqueue.h>
+
+/* compat/ sees the kernel's headers first: add the overlay on top. */
+#include "include/linux/workqueue.h"
+#include "wqcompat.h"
+#include "wqcompat_hooks.h"
+#include "work26_rec.h"
+
+#define W26_HAND_PASSES	8	/* passes over the own queue that ran items */
+#define W26_HAND_DEPTH	4	/* self-flushes nested in one task */
+
+/* An item the flush waits for (step 1). */
+struct w26_noted {
+	struct wqcompat_work26_rec *rec;
+	void *pwq;		/* queued there; NULL: running */
+	u32 done;		/* its runs finished when noted */
+	u32 active;		/* and in progress */
+};
+
+struct w26_self_flush {
+	struct workqueue_struct *wq;
+	void *own;		/* the caller's pool_workqueue of @wq */
+	struct wqcompat_work26_rec *self;
+	struct w26_noted *noted;
+	unsigned int nr, max;
+	unsigned int ran;	/* items run by hand this pass */
+	bool hand;		/* may run items by hand (depth) */
+	struct task_struct *task;
+	struct list_head node;	/* in w26_self_flushes */
+};
+
+/* Self-flushes in progress, for the depth of nesting; under w26_lock. */
+static LIST_HEAD(w26_self_flushes);
+
+/* Step 1 for one record: does the flush wait for it? */
+static void w26_note_one(struct wqcompat_work26_rec *rec, void *arg)
+{
+	struct w26_self_flush *sf = arg;
+	struct w26_noted n = { .rec = rec };
+	struct task_struct *hand;
+	unsigned long runs, own;
+	bool ours;
+
+	if (rec == sf->self || READ_ONCE(rec->kind) != W26_LEGACY)
+		return;
+	rcu_read_lock();	/* the pool_workqueue named stays (kfree_rcu) */
+	n.pwq = w26_queued_pwq(rec);
+	ours = n.pwq && n.pwq != sf->own && w26_pwq_wq(n.pwq) == sf->wq;
+	rcu_read_unlock();
+	if (n.pwq && !ours)
+		return;		/* the own queue's (step 2), or another queue's */
+	runs = atomic_long_read(&rec->runs);
+	n.done = runs >> 32;
+	n.active = runs & W26_RUN_ACTIVE;
+	if (!n.pwq) {
+		own = w26_own_runs(rec);
+		hand = READ_ONCE(rec->hand_task);
+		if (n.active <= own)
+			return;
+		if (READ_ONCE(rec->run_wq) != sf->wq &&
+		    READ_ONCE(rec->run_wq) != W26_RUN_WQ_MIXED &&
+		    !(hand && hand != current &&
+		      READ_ONCE(rec->hand_wq) == sf->wq))
+			return;	/* running, but not on @wq */
+		n.active -= own;
+	}
+	if (sf->nr < sf->max)
+		sf->noted[sf->nr++] = n;
+}
+
+/*
+ * Has the noted run of @n ended, or was the item cancelled?  A queued
+ * item cannot begin before the runs in progress when it was noted ended
+ * (it is pending until it begins), so once @active + 1 more have ended it
+ * has run.
+ */
+static bool w26_noted_over(struct w26_noted *n)
+{
+	struct wqcompat_work26_rec *rec = n->rec;
+	unsigned long runs = atomic_long_read(&rec->runs);
+
+	if (!n->pwq)
+		return w26_runs_over(rec, n->done, n->active, w26_own_runs(rec));
+	if ((u32)((runs >> 32) - n->done) > n->active)
+		return true;
+	if (w26_queued_pwq(rec) == n->pwq)
+		return false;			/* still queued there */
+	/* not queued, nor running: cancelled */
+	return !w26_runs_active(rec) &&
+	       !((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING);
+}
+
+/*
+ * Step 3 for one noted item.  A run's beginning and end wake us; nothing
+ * does when a cancel takes the item off or a worker that got it has not
+ * begun, so the condition is also looked at every HZ / 10.  An item the
+ * caller itself runs by hand (a flush nested in its run) is not waited
+ * for: 2.6's flush of the caller's queue never waited for its own thread.
+ */
+static void w26_wait_noted(struct w26_noted *n)
+{
+	struct wqcompat_work26_rec *rec = n->rec;
+
+	atomic_inc(&rec->waiters);
+	smp_mb__after_atomic();	/* pairs with w26_run_end() */
+	while (READ_ONCE(rec->hand_task) != current &&
+	       !wait_var_event_timeout(&rec->runs, w26_noted_over(n), HZ / 10))
+		;
+	atomic_dec(&rec->waiters);
+}
+
+/* Step 2 for one record: run it here if it is queued on the own queue. */
+static void w26_hand_one(struct wqcompat_work26_rec *rec, void *arg)
+{
+	struct w26_self_flush *sf = arg;
+	unsigned long flags;
+	enum w26_hand took;
+
+	if (rec == sf->self || READ_ONCE(rec->kind) != W26_LEGACY ||
+	    w26_queued_pwq(rec) != sf->own)
+		return;
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	took = w26_hand_take(rec, sf->own, sf->wq);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	if (took == W26_HAND_TAKEN) {
+		w26_hand_run(rec);
+		sf->ran++;
+	} else if (took == W26_HAND_BUSY) {
+		/* a worker began it (more than one active item): wait for it */
+		w26_run_end(rec, false);
+		w26_wait_runs(rec);
+	}
+}
+
+/* Enter or leave the list of self-flushes; entering says if it may run items. */
+static void w26_self_flush_enter(struct w26_self_flush *sf)
+{
+	struct w26_self_flush *other;
+	unsigned int depth = 0;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	list_for_each_entry(other, &w26_self_flushes, node)
+		depth += other->task == current;
+	list_add(&sf->node, &w26_self_flushes);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	sf->hand = depth < W26_HAND_DEPTH;
+	if (!sf->hand)
+		pr_warn_ratelimited("wqcompat: flush_workqueue() from a handler nested %u deep in runs by hand: the items queued behind it run after it\n",
+				    depth);
+}
+
+static void w26_self_flush_leave(struct w26_self_flush *sf)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	list_del(&sf->node);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+}
+
+/**
+ * w26_flush_self - flush_workqueue() from a legacy handler running on @wq
+ * @wq: the workqueue
+ * @own: the caller's pool_workqueue of @wq
+ *
+ * As described at the top of this file.  Modern items on @wq are not
+ * waited for: that would be the kernel's flush, which waits for the caller
+ * itself.  Context: a worker of @wq; sleeps.
+ */
+void w26_flush_self(struct workqueue_struct *wq, void *own)
+{
+	struct w26_self_flush sf = {
+		.wq = wq, .own = own, .self = w26_current_rec(),
+		.task = current,
+	};
+	unsigned int pass, i;
+
+	atomic_long_inc(&w26_stats.self_flushes);
+	w26_self_flush_enter(&sf);
+	/* Room for every bound record and some bound meanwhile. */
+	sf.max = w26_nr_bound_now() + 64;
+	sf.noted = kvmalloc_array(sf.max, sizeof(*sf.noted), GFP_KERNEL);
+	if (!sf.noted) {
+		sf.max = 0;
+		pr_warn_ratelimited("wqcompat: no memory to flush_workqueue() from a handler: the items on other CPUs' queues are not waited for\n");
+	}
+	w26_for_each_rec(w26_note_one, &sf);
+	wqcompat_test_delay(WQCOMPAT_HOOK_FLUSH_NOTED);
+	for (pass = 0; sf.hand && pass < W26_HAND_PASSES; pass++) {
+		sf.ran = 0;
+		w26_for_each_rec(w26_hand_one, &sf);
+		if (!sf.ran)
+			break;
+	}
+	for (i = 0; i < sf.nr; i++)
+		w26_wait_noted(&sf.noted[i]);
+	kvfree(sf.noted);
+	w26_self_flush_leave(&sf);
+}
+
+/**
+ * wqcompat_flush_workqueue - flush_workqueue() of any queue
+ * @wq: workqueue
+ *
+ * Waits until every item queued on @wq before the call has run (the
+ * kernel's flush).  Called from a legacy handler running on @wq itself,
+ * where the kernel's would wait for the caller forever, it does what
+ * 2.6's did there: runs the legacy items queued behind the caller on its
+ * own pool_workqueue by hand, in the caller, and waits for the legacy
+ * items that were queued on @wq's other pool_workqueues or running in its
+ * other workers when it was called; modern items on @wq are then not
+ * waited for.
+ * Context: process; sleeps.
+ */
+void wqcompat_flush_workqueue(struct workqueue_struct *wq)
+{
+	void *own = w26_worker_pwq(true);
+
+	if (w26_any_parked())	/* queued from hard IRQ before the call */
+		w26_drain_parked();
+	/* The caller runs on @own: it stays. */
+	if (own && w26_pwq_wq(own) == wq)
+		w26_flush_self(wq, own);
+	else
+		__flush_workqueue(wq);
+}
+EXPORT_SYMBOL_GPL(wqcompat_flush_workqueue);
+
+/**
+ * wqcompat_flush_scheduled_work - 2.6 flush_scheduled_work()
+ *
+ * flush_workqueue() of the events queue: waits until every item queued
+ * there before the call has run; items queued later and armed timers are
+ * not waited for.  Never flushes system_wq.
+ * Context: process; sleeps.
+ */
+void wqcompat_flush_scheduled_work(void)
+{
+	if (READ_ONCE(wqcompat_events_wq))
+		wqcompat_flush_workqueue(wqcompat_events_wq);
+}
+EXPORT_SYMBOL_GPL(wqcompat_flush_scheduled_work);

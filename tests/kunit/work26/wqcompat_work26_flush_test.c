@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for flush_workqueue() and flush_scheduled_work() of the 2.6
+ * API called from a handler on the queue it flushes, which 2.6 ran by hand
+ * (2.6.18's flush_cpu_workqueue()).  One case per defect a review of the
+ * shim found and reproduced there, named after it (N1-N6 of the second
+ * compat review), each its scenario:
+ *
+ *  - n2: the flush runs an item by hand while a worker runs the same item
+ *    (queued again, or re-armed: then before its delay);
+ *  - n3: two handlers flush; the second was queued after the first's flush
+ *    began: 2.6's flush waited for earlier items only;
+ *  - n5: an item runs on a private queue and on events at once, then
+ *    flushes its own queue: "its own" is the run's queue, not the record's;
+ *  - n6: the flusher's CPU goes offline under it: its own queue is the one
+ *    it runs for, not the current CPU's;
+ *  - n4: a burst of first queueings from one hard IRQ on a fresh pool:
+ *    every call returns 1 and every item runs once.
+ *
+ * Written the way a 2005 driver is: handlers are void f(void *data).  A
+ * case that would deadlock on a broken shim waits with a timeout and
+ * fails.  Two bounded waits give a defect its window and say so where
+ * they are; no result depends on how long they last.
+ */
+#include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/hardirq.h>
+#include <linux/hrtimer.h>
+#include <linux/jiffies.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "wqcompat_w26_params.h"
+
+#define W26F_WAIT	(20 * HZ)
+
+static void w26f_most(atomic_t *most, int in)
+{
+	int was = atomic_read(most);
+
+	while (in > was && !atomic_try_cmpxchg(most, &was, in))
+		;
+}
+
+/* Wait until @task sleeps (in a flush), or 30 s. */
+static void w26f_wait_asleep(struct task_struct *task)
+{
+	unsigned long until = jiffies + 30 * HZ;
+
+	while (task_is_running(task) && time_before(jiffies, until))
+		schedule_timeout_uninterruptible(1);
+}
+
+/* ------------------------------------------------------------------ */
+/* N2 */
+
+struct w26f_n2 {
+	struct work_struct x, f;
+	int cpu;
+	bool rearm;
+	atomic_t inside, most, runs;
+	struct completion run1_in, go1, f_done, overlap;
+	int runs_at_flush_return;
+};
+
+static void w26f_n2_x(void *data)
+{
+	struct w26f_n2 *n = data;
+	int in = atomic_inc_return(&n->inside);
+	int run = atomic_inc_return(&n->runs);
+
+	w26f_most(&n->most, in);
+	if (in > 1)
+		complete(&n->overlap);
+	if (run == 1) {
+		schedule_work_on(n->cpu, &n->x);	/* queued behind itself */
+		complete(&n->run1_in);
+		wait_for_completion(&n->go1);
+	} else if (run == 2) {
+		if (n->rearm)
+			schedule_delayed_work(&n->x, 1000 * HZ);
+		else
+			schedule_work_on(n->cpu, &n->x);
+		/*
+		 * Not synchronisation: a run beside this one would come now,
+		 * while it is inside (2.6 never had one); give it a second.
+		 */
+		wait_for_completion_timeout(&n->overlap, HZ);
+	}
+	atomic_dec(&n->inside);
+}
+
+static void w26f_n2_f(void *data)
+{
+	struct w26f_n2 *n = data;
+
+	flush_scheduled_work();
+	n->runs_at_flush_return = atomic_read(&n->runs);
+	complete(&n->f_done);
+}
+
+static void w26f_n2_run(struct kunit *test, bool rearm)
+{
+	struct w26f_n2 *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	n->cpu = raw_smp_processor_id();
+	n->rearm = rearm;
+	init_completion(&n->run1_in);
+	init_completion(&n->go1);
+	init_completion(&n->f_done);
+	init_completion(&n->overlap);
+	INIT_WORK(&n->x, w26f_n2_x, n);
+	INIT_WORK(&n->f, w26f_n2_f, n);
+	schedule_work_on(n->cpu, &n->x);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->run1_in,
+							    W26F_WAIT));
+	/* the flusher, on the CPU where the item runs and is queued again */
+	schedule_work_on(n->cpu, &n->f);
+	complete(&n->go1);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->f_done,
+							    W26F_WAIT));
+	/* the flush waited for the run queued before it: the second */
+	KUNIT_EXPECT_GE(test, n->runs_at_flush_return, 2);
+	if (rearm)	/* and did not take the re-armed one early */
+		KUNIT_EXPECT_EQ(test, n->runs_at_flush_return, 2);
+	cancel_rearming_delayed_work(&n->x);
+	flush_scheduled_work();
+	KUNIT_EXPECT_EQ(test, atomic_read(&n->most), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&n->runs), rearm ? 2 : 3);
+}
+
+/*
+ * N2: an events handler flushes while a worker of its CPU runs an item
+ * that is queued again behind itself; that run queues it once more.  The
+ * flush waits for the runs queued before it, and never runs the item
+ * beside the worker's run (2.6: one keventd thread per CPU).
+ */
+static void w26_n2_flush_never_runs_an_item_beside_itself(struct kunit *test)
+{
+	w26f_n2_run(test, false);
+}
+
+/*
+ * N2, re-armed: the worker's run re-arms the item for much later.  2.6's
+ * flush never touched an armed timer: the item is not run before its
+ * delay.
+ */
+static void w26_n2_flush_never_runs_a_rearmed_item_early(struct kunit *test)
+{
+	w26f_n2_run(test, true);
+}
+
+/* ------------------------------------------------------------------ */
+/* N3 */
+
+struct w26f_n3 {
+	struct work_struct f1, f2, x;
+	struct task_struct *f2_task;
+	struct completion x_in, x_go, f2_in, f1_done, f2_done;
+	bool armed;
+};
+
+static void w26f_n3_x(void *data)
+{
+	struct w26f_n3 *n = data;
+
+	if (!READ_ONCE(n->armed))
+		return;
+	complete(&n->x_in);
+	wait_for_completion(&n->x_go);
+}
+
+static void w26f_n3_f1(void *data)
+{
+	struct w26f_n3 *n = data;
+
+	schedule_work_on(0, &n->x);	/* behind this handler: run by hand */
+	flush_scheduled_work();
+	complete(&n->f1_done);
+}
+
+static void w26f_n3_f2(void *data)
+{
+	struct w26f_n3 *n = data;
+
+	if (!READ_ONCE(n->armed))
+		return;
+	WRITE_ONCE(n->f2_task, current);
+	complete(&n->f2_in);
+	flush_scheduled_work();
+	complete(&n->f2_done);
+}
+
+/*
+ * N3: F1 (CPU 0) queues X and flushes, running X by hand; F2 (CPU 1) is
+ * queued after F1's flush began, and flushes too.  F2 waits for F1, which
+ * was queued before it; F1 must not wait for F2, queued after its flush
+ * began (2.6 sampled insert_sequence): no deadlock.
+ */
+static void w26_n3_flush_waits_only_for_earlier_items(struct kunit *test)
+{
+	struct w26f_n3 *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	KUNIT_ASSERT_TRUE(test, cpu_online(0) && cpu_online(1));
+	init_completion(&n->x_in);
+	init_completion(&n->x_go);
+	init_completion(&n->f2_in);
+	init_completion(&n->f1_done);
+	init_completion(&n->f2_done);
+	INIT_WORK(&n->x, w26f_n3_x, n);
+	INIT_WORK(&n->f1, w26f_n3_f1, n);
+	INIT_WORK(&n->f2, w26f_n3_f2, n);
+	/* bind X, then F2, then F1: the order a walk of the records meets them */
+	schedule_work(&n->x);
+	schedule_work(&n->f2);
+	flush_scheduled_work();
+	WRITE_ONCE(n->armed, true);
+	schedule_work_on(0, &n->f1);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->x_in,
+							    W26F_WAIT));
+	schedule_work_on(1, &n->f2);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->f2_in,
+							    W26F_WAIT));
+	w26f_wait_asleep(n->f2_task);	/* F2 in its flush */
+	complete(&n->x_go);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->f1_done,
+							    W26F_WAIT));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->f2_done,
+							    W26F_WAIT));
+}
+
+/* ------------------------------------------------------------------ */
+/* N5 */
+
+struct w26f_n5 {
+	struct work_struct x;
+	struct workqueue_struct *a;
+	atomic_t runs;
+	struct completion run1_in, run2_done, go, flushed;
+};
+
+static void w26f_n5_x(void *data)
+{
+	struct w26f_n5 *n = data;
+
+	if (atomic_inc_return(&n->runs) == 1) {	/* on queue A */
+		complete(&n->run1_in);
+		wait_for_completion(&n->go);
+		flush_workqueue(n->a);		/* its own queue: by hand */
+		complete(&n->flushed);
+	} else {				/* on events, meanwhile */
+		complete(&n->run2_done);
+	}
+}
+
+/*
+ * N5: X runs on a private queue A; meanwhile it is queued on the events
+ * queue and runs there to the end (the kernel runs one item on two queues
+ * at once, as 2.6 could).  Then the run on A flushes A: a flush of its own
+ * queue, which returns, whatever the other run did.
+ */
+static void w26_n5_own_queue_is_the_run_s(struct kunit *test)
+{
+	struct w26f_n5 *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	n->a = create_singlethread_workqueue("w26f_a");
+	KUNIT_ASSERT_NOT_NULL(test, n->a);
+	init_completion(&n->run1_in);
+	init_completion(&n->run2_done);
+	init_completion(&n->go);
+	init_completion(&n->flushed);
+	INIT_WORK(&n->x, w26f_n5_x, n);
+	queue_work(n->a, &n->x);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->run1_in,
+							    W26F_WAIT));
+	KUNIT_EXPECT_TRUE(test, schedule_work(&n->x));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->run2_done,
+							    W26F_WAIT));
+	complete(&n->go);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->flushed,
+							    W26F_WAIT));
+	destroy_workqueue(n->a);
+	KUNIT_EXPECT_EQ(test, atomic_read(&n->runs), 2);
+}
+
+/* ------------------------------------------------------------------ */
+/* N6 */
+
+struct w26f_n6 {
+	struct work_struct h, x;
+	struct workqueue_struct *wq;
+	atomic_t x_runs;
+	int x_runs_at_flush_return;
+	struct completion h_in, go, flushed;
+};
+
+static void w26f_n6_x(void *data)
+{
+	struct w26f_n6 *n = data;
+
+	atomic_inc(&n->x_runs);
+}
+
+static void w26f_n6_h(void *data)
+{
+	struct w26f_n6 *n = data;
+
+	queue_work_on(1, n->wq, &n->x);		/* behind this handler */
+	complete(&n->h_in);
+	wait_for_completion(&n->go);		/* meanwhile CPU 1 goes */
+	flush_workqueue(n->wq);
+	n->x_runs_at_flush_return = atomic_read(&n->x_runs);
+	complete(&n->flushed);
+}
+
+/*
+ * N6: on a create_workqueue() queue, handler H on CPU 1 queues X behind
+ * itself; CPU 1 goes offline (as at suspend), so H goes on on CPU 0; then
+ * H flushes.  X is on H's own CPU queue, which H runs for: it runs by
+ * hand, and the flush returns.
+ */
+static void w26_n6_flush_after_its_cpu_went_offline(struct kunit *test)
+{
+	struct w26f_n6 *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	KUNIT_ASSERT_TRUE(test, cpu_online(0) && cpu_online(1));
+	n->wq = create_workqueue("w26f_n6");
+	KUNIT_ASSERT_NOT_NULL(test, n->wq);
+	init_completion(&n->h_in);
+	init_completion(&n->go);
+	init_completion(&n->flushed);
+	INIT_WORK(&n->x, w26f_n6_x, n);
+	INIT_WORK(&n->h, w26f_n6_h, n);
+	queue_work_on(1, n->wq, &n->h);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->h_in,
+							    W26F_WAIT));
+	ret = remove_cpu(1);
+	complete(&n->go);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&n->flushed,
+							    W26F_WAIT));
+	if (!ret)
+		KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
+	KUNIT_EXPECT_EQ(test, n->x_runs_at_flush_return, 1);
+	destroy_workqueue(n->wq);
+}
+
+/* ------------------------------------------------------------------ */
+/* N4 */
+
+#define W26F_BURST 10000
+
+struct w26f_burst {
+	struct hrtimer hrt;
+	struct workqueue_struct *wq;
+	struct work_struct *items;
+	atomic_t *runs;
+	int refused;
+	bool in_hardirq;
+	bool last_pending, last_requeued, last_cancelled;
+	struct completion done;
+};
+
+static struct w26f_burst *w26f_burst_now;
+
+static void w26f_burst_handler(void *data)
+{
+	atomic_inc(&w26f_burst_now->runs[(long)data]);
+}
+
+static enum hrtimer_restart w26f_burst_fn(struct hrtimer *t)
+{
+	struct w26f_burst *b = container_of(t, struct w26f_burst, hrt);
+	long i;
+
+	b->in_hardirq = in_hardirq();
+	for (i = 0; i < W26F_BURST; i++) {
+		INIT_WORK(&b->items[i], w26f_burst_handler, (void *)i);
+		b->refused += !queue_work(b->wq, &b->items[i]);
+	}
+	/* the last one (parked, if any was): pending, and cancellable */
+	b->last_pending = work_pending(&b->items[W26F_BURST - 1]);
+	b->last_requeued = queue_work(b->wq, &b->items[W26F_BURST - 1]);
+	b->last_cancelled = cancel_work(&b->items[W26F_BURST - 1]);
+	complete(&b->done);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * N4: 10,000 first queueings of fresh items from one hard IRQ, on a fresh
+ * pool (this suite's module is loaded with a fresh wqcompat.ko, and this
+ * case runs first): far more than the records kept free.  2.6 needed no
+ * memory for it: every call returns 1, every item runs exactly once, and
+ * nothing is counted as refused.  The last item, still pending, is queued
+ * again (0) and cancelled (true) in the same interrupt: it never runs.  The burst must outrun the free records
+ * (some items parked, the path it exists to prove).
+ */
+static void w26_n4_hardirq_burst_every_first_queueing_runs(struct kunit *test)
+{
+	struct w26f_burst *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	long exhausted = w26_param_read("work26_exhausted");
+	long parked = w26_param_read("work26_parked");
+	int i, once = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->items = kvcalloc(W26F_BURST, sizeof(*b->items), GFP_KERNEL);
+	b->runs = kvcalloc(W26F_BURST, sizeof(*b->runs), GFP_KERNEL);
+	b->wq = create_workqueue("w26f_burst");
+	KUNIT_ASSERT_NOT_NULL(test, b->items);
+	KUNIT_ASSERT_NOT_NULL(test, b->runs);
+	KUNIT_ASSERT_NOT_NULL(test, b->wq);
+	init_completion(&b->done);
+	w26f_burst_now = b;
+	hrtimer_init(&b->hrt, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	b->hrt.function = w26f_burst_fn;
+	hrtimer_start(&b->hrt, ns_to_ktime(NSEC_PER_MSEC),
+		      HRTIMER_MODE_REL_HARD);
+	wait_for_completion(&b->done);
+	flush_workqueue(b->wq);
+	for (i = 0; i < W26F_BURST; i++)
+		once += atomic_read(&b->runs[i]) == 1;
+	KUNIT_EXPECT_TRUE(test, b->in_hardirq);
+	KUNIT_EXPECT_EQ(test, b->refused, 0);
+	KUNIT_EXPECT_TRUE(test, b->last_pending);
+	KUNIT_EXPECT_FALSE(test, b->last_requeued);
+	KUNIT_EXPECT_TRUE(test, b->last_cancelled);
+	KUNIT_EXPECT_EQ(test, once, W26F_BURST - 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->runs[W26F_BURST - 1]), 0);
+	KUNIT_EXPECT_GE(test, exhausted, 0);
+	KUNIT_EXPECT_EQ(test, w26_param_read("work26_exhausted"), exhausted);
+	/* the burst outran the free records: some first queueings parked */
+	KUNIT_EXPECT_GT(test, w26_param_read("work26_parked"), parked);
+	destroy_workqueue(b->wq);
+	kvfree(b->items);
+	kvfree(b->runs);
+}
+
+static struct kunit_case w26f_cases[] = {
+	KUNIT_CASE(w26_n4_hardirq_burst_every_first_queueing_runs),
+	KUNIT_CASE(w26_n2_flush_never_runs_an_item_beside_itself),
+	KUNIT_CASE(w26_n2_flush_never_runs_a_rearmed_item_early),
+	KUNIT_CASE(w26_n3_flush_waits_only_for_earlier_items),
+	KUNIT_CASE(w26_n5_own_queue_is_the_run_s),
+	KUNIT_CASE(w26_n6_flush_after_its_cpu_went_offline),
+	{}
+};
+
+static struct kunit_suite w26f_suite = {
+	.name = "wqcompat_work26_flush",
+	.test_cases = w26f_cases,
+};
+kunit_test_suite(w26f_suite);
+
+MODULE_DESCRIPTION("KUnit: a 2.6 handler flushing its own queue, on wqcompat.ko");
+MODULE_LICENSE("GPL");
