@@ -94,6 +94,8 @@ static unsigned long tq_disk_due;		/* under wqcompat_tq_lock */
 static void tq_disk_unplug(struct work_struct *work);
 static DECLARE_DELAYED_WORK(tq_disk_work, tq_disk_unplug);
 
+static bool tq_going_take(struct tq_struct *task, enum wqcompat_tq_id id);
+
 static enum wqcompat_tq_id tq_id(const task_queue *list)
 {
 	if (list == &wqcompat_tq_timer)
@@ -124,7 +126,9 @@ static enum wqcompat_tq_id tq_id(const task_queue *list)
  * Context: any, hard IRQ included, also under spinlocks and with interrupts
  * off: never sleeps, never allocates, waits for nothing.
  * Return: 1 if @task was newly queued, 0 if it was already queued.  Under
- * concurrent callers on the same idle task exactly one gets 1.
+ * concurrent callers on the same idle task exactly one gets 1.  A task of
+ * a module that is going away is not queued: it counts as taken off by the
+ * unload (as one queued a moment earlier would be), and 1 is returned.
  */
 int wqcompat_queue_task(struct tq_struct *task, task_queue *list)
 {
@@ -152,6 +156,17 @@ int wqcompat_queue_task(struct tq_struct *task, task_queue *list)
 		trace_wqcompat_tq_queue(task, list, wqcompat_tq_names[id],
 					NULL, 0);
 		return 0;
+	}
+	/*
+	 * A going module's task is never listed: a run would only pop it
+	 * uncalled, and a queueing that keeps coming (another module's
+	 * timer) would keep the unload's rounds finding one for ever.  It
+	 * counts as taken off by the unload, at once.
+	 */
+	if (unlikely(!list_empty(&tq_going)) && tq_going_take(task, id)) {
+		clear_bit_unlock(0, &task->sync);
+		raw_spin_unlock_irqrestore(&wqcompat_tq_lock, flags);
+		return 1;
 	}
 	/* We own @task until a run clears ->sync: read what we trace now. */
 	routine = task->routine;

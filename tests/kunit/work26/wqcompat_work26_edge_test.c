@@ -19,7 +19,8 @@
  *  - a handler flushes its own queue while other workers run its items,
  *    or calls schedule_on_each_cpu() from the events queue;
  *  - a queueing refused because the item is pending on another queue;
- *  - keventd_up() and current_is_keventd() of 2.6.
+ *  - keventd_up() and current_is_keventd() of 2.6, from an interrupt and
+ *    for modern items too.
  *
  * Written the way a 2005 driver is: handlers are void f(void *data).
  * Waiting is a completion or a flush; the one sleep in a handler only
@@ -980,6 +981,72 @@ static void w26_current_is_keventd_in_events(struct kunit *test)
 	destroy_workqueue(wq);
 }
 
+/* current_is_keventd() where 2.6 answered for keventd's thread too. */
+struct w26e_keventd_irq {
+	struct work_struct legacy, modern;
+	struct hrtimer hrt;
+	int in_irq, modern_answer;
+	bool fired;
+	struct completion done;
+};
+
+static enum hrtimer_restart w26e_keventd_irq_fn(struct hrtimer *t)
+{
+	struct w26e_keventd_irq *k =
+		container_of(t, struct w26e_keventd_irq, hrt);
+
+	k->in_irq = in_hardirq() ? current_is_keventd() : -1;
+	WRITE_ONCE(k->fired, true);
+	return HRTIMER_NORESTART;
+}
+
+static void w26e_keventd_irq_handler(void *data)
+{
+	struct w26e_keventd_irq *k = data;
+
+	/* an interrupt on this CPU, while this events handler runs */
+	hrtimer_start(&k->hrt, ns_to_ktime(NSEC_PER_MSEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	while (!READ_ONCE(k->fired))
+		cpu_relax();
+	complete(&k->done);
+}
+
+static void w26e_keventd_modern_fn(struct work_struct *work)
+{
+	struct w26e_keventd_irq *k =
+		container_of(work, struct w26e_keventd_irq, modern);
+
+	k->modern_answer = current_is_keventd();
+	complete(&k->done);
+}
+
+/*
+ * N14: 2.6's current_is_keventd() answered for keventd's thread, whatever
+ * it ran: 1 in a hard IRQ that interrupted an events handler, and 1 for
+ * any item on the events queue, a modern one (2-argument INIT_WORK) too.
+ */
+static void w26_n14_current_is_keventd_in_irq_and_modern_items(struct kunit *test)
+{
+	struct w26e_keventd_irq *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	init_completion(&k->done);
+	hrtimer_init(&k->hrt, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	k->hrt.function = w26e_keventd_irq_fn;
+	INIT_WORK(&k->legacy, w26e_keventd_irq_handler, k);
+	schedule_work(&k->legacy);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&k->done, 20 * HZ));
+	KUNIT_EXPECT_EQ(test, k->in_irq, 1);
+	reinit_completion(&k->done);
+	k->modern_answer = -1;
+	INIT_WORK(&k->modern, w26e_keventd_modern_fn);
+	(queue_work)(wqcompat_events_wq, &k->modern);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&k->done, 20 * HZ));
+	KUNIT_EXPECT_EQ(test, k->modern_answer, 1);
+	flush_scheduled_work();
+}
+
 static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_hardirq_burst_never_lost),	/* first: a fresh pool */
 	KUNIT_CASE(w26_void_star_is_legacy),
@@ -999,6 +1066,7 @@ static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_schedule_on_each_cpu_from_events),
 	KUNIT_CASE(w26_refused_queueing_changes_nothing),
 	KUNIT_CASE(w26_current_is_keventd_in_events),
+	KUNIT_CASE(w26_n14_current_is_keventd_in_irq_and_modern_items),
 	{}
 };
 
