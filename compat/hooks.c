@@ -30,7 +30,8 @@ static atomic_t test_delay_hits[WQCOMPAT_HOOK_NR];
  * only) and wait for this count, a state, before they act in the window;
  * a module parameter would not do, since a parameter's write (such as
  * work26_reclaim) holds the lock that every read of one takes.
- * Context: any.  Return: the count, or -1 for no such point.
+ * Context: any.
+ * Return: the count, or -1 for no such point.
  */
 int wqcompat_test_hits(unsigned int point)
 {

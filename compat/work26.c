@@ -431,7 +431,8 @@ EXPORT_SYMBOL_GPL(wqcompat_flush_work);
  * @work: legacy item, or a modern one while W26_PLAIN records exist
  *
  * Takes the item off its queue and stops its timer; does not wait for a
- * running handler.  Return: true if it was pending.
+ * running handler.
+ * Return: true if it was pending.
  * Context: any.
  */
 bool wqcompat_cancel_work(struct work_struct *work)

@@ -33,6 +33,7 @@
 #include "wqcompat_kapi.h"
 #include "work26_rec.h"
 
+/* 2.6's events queue (keventd): schedule_work() and friends; NULL unloaded. */
 struct workqueue_struct *wqcompat_events_wq;
 EXPORT_SYMBOL_GPL(wqcompat_events_wq);
 
@@ -79,7 +80,7 @@ bool w26_wq_dying(struct workqueue_struct *wq)
 void w26_refuse_destroyed(const void *handler)
 {
 	atomic_long_inc(&w26_stats.refused_destroy);
-	pr_warn_ratelimited("wqcompat: %ps armed towards a workqueue being destroyed: not queued\n",
+	pr_warn_ratelimited("wqcompat: %ps armed towards a workqueue being destroyed: refused, it would fire into the freed queue\n",
 			    handler);
 }
 
@@ -214,7 +215,8 @@ static void w26_each_here(struct w26_each *each, void *own)
  * drivers did), that would be a recursive wait to lockdep.  There, the
  * call queued for the caller's own CPU would wait behind the caller (the
  * events queue runs one item per CPU, as keventd): it is made in the
- * caller, as 2.6 ran it by hand.  Return: 0, or -ENOMEM.
+ * caller, as 2.6 ran it by hand.
+ * Return: 0, or -ENOMEM.
  * Context: process; sleeps; allocates (as 2.6 did).
  */
 int wqcompat_schedule_on_each_cpu(void (*func)(void *info), void *info)

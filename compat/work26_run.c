@@ -367,7 +367,8 @@ EXPORT_SYMBOL_GPL(wqcompat_work_trampoline);
  * Every overlay call binds an item before queueing it, so this runs only
  * if the kernel queued an item that never went through the overlay; the
  * kernel's list linkage has then overwritten its handler.  Logs and
- * returns.  Context: workqueue worker.
+ * returns.
+ * Context: workqueue worker.
  */
 void wqcompat_work_unbound(struct work_struct *work)
 {

@@ -30,7 +30,9 @@ prints the whole run's beside its target).
 """
 import collections
 import concurrent.futures
+import fnmatch
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -45,6 +47,51 @@ _out = threading.Lock()
 
 def parse(text):
     return ktap.read(text.splitlines())
+
+
+NOT_OK_SKIP = re.compile(r'^\s*not ok \d+\s+(.*?)\s*#\s*SKIP\b')
+TOP_RESULT = re.compile(r'^(ok|not ok) \d+')
+TOP_PLAN = re.compile(r'^1\.\.(\d+)\s*$')
+
+
+def plumbing_failures(text):
+    """What kunit_parser lets pass that is a failure here: a `not ok ...
+    # SKIP` line (it counts a skip), and a top-level plan that is not the
+    number of top-level results (it drops results past the plan)."""
+    bad = [f'{m.group(1)}: not ok, marked SKIP'
+           for m in map(NOT_OK_SKIP.match, text.splitlines()) if m]
+    plans = [int(m.group(1)) for m in map(TOP_PLAN.match, text.splitlines()) if m]
+    results = sum(1 for line in text.splitlines() if TOP_RESULT.match(line))
+    if plans and plans[0] != results:
+        bad.append(f'plan of {plans[0]} tests, {results} results')
+    return bad
+
+
+def skipped_names(test, prefix='', sep=' > '):
+    """Names of the skipped leaves under @test."""
+    names = []
+    for sub in test.subtests:
+        name = prefix + (sub.name or '(unnamed)')
+        if sub.subtests:
+            names += skipped_names(sub, name + sep, sep)
+        elif sub.status.name == 'SKIPPED':
+            names.append(name)
+    return names
+
+
+def read_expected_skips(path):
+    """tests/expected-skips: a pattern (fnmatch) of a skipped test's full
+    name, a tab, and why the skip is right.  Comment lines start with #."""
+    patterns = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip() or line.startswith('#'):
+                continue
+            pattern, _, why = line.rstrip('\n').partition('\t')
+            if not why.strip():
+                raise SystemExit(f'check: {path}:{n}: a skip needs its reason after a tab')
+            patterns.append(pattern)
+    return patterns
 
 
 def verdict_failures(test):
@@ -65,7 +112,8 @@ def say(*lines):
 
 
 def run_suite(name, cmd, outdir):
-    """Run one suite; returns passed, failed, skipped, seconds, failed names."""
+    """Run one suite; returns passed, failed, skipped, seconds, failed names,
+    skipped names."""
     start = time.time()
     say(f'check: {name}: {" ".join(cmd)}')
     log = os.path.join(outdir, name + '.log')
@@ -76,7 +124,7 @@ def run_suite(name, cmd, outdir):
     except OSError as e:    # a command that is not there: this suite fails
         bad = [f'{name}: cannot run {cmd[0]}: {e.strerror}']
         say(f'check: failed: {bad[0]}')
-        return 0, 1, 0, time.time() - start, bad
+        return 0, 1, 0, time.time() - start, bad, []
     with open(log, errors='replace') as f:
         said = f.read().splitlines()
     path = os.path.join(outdir, name + '.ktap')
@@ -87,7 +135,7 @@ def run_suite(name, cmd, outdir):
     except Exception as e:  # noqa: BLE001  kunit_parser gives up on bad KTAP
         bad = [f'{name}: its KTAP cannot be read ({e}; {path})']
         say(*said, f'check: failed: {bad[0]}')
-        return 0, 1, 0, time.time() - start, bad
+        return 0, 1, 0, time.time() - start, bad, []
     c = test.counts
     # kunit_parser counts leaves; a run the harness failed whose cases all
     # passed (a kernel-log finding) counts as one failure more
@@ -96,13 +144,16 @@ def run_suite(name, cmd, outdir):
     if (proc.returncode or c.errors) and not failed:
         failed = 1
     bad = ktap.failed_names(test, prefix=f'{name}: ', sep=' > ', why=True)
+    plumbing = [f'{name}: {b}' for b in plumbing_failures(proc.stdout)]
+    failed += len(plumbing)
+    bad += plumbing
     if (proc.returncode or c.errors) and not bad:
         bad.append(f'{name}: exit status {proc.returncode}, '
                    f'{c.errors} KTAP parse error(s)')
     secs = time.time() - start
     say(*said, *(f'check: failed: {line}' for line in bad),
         f'check: {name}: {passed} passed, {failed} failed, {skipped} skipped ({secs:.0f} s)')
-    return passed, failed, skipped, secs, bad
+    return passed, failed, skipped, secs, bad, skipped_names(test, prefix=f'{name}: ')
 
 
 def read_suites(listing):
@@ -172,9 +223,16 @@ def main(argv):
             f.result()
     wall = time.time() - start
     rows, bad, total, times = [], [], [0, 0, 0], []
+    expected = os.path.join(paths.TOP, 'tests', 'expected-skips')
+    allowed = read_expected_skips(expected) if os.path.exists(expected) else None
     for name, lane, _ in suites:
-        p, f, s, secs, b = results[name]
+        p, f, s, secs, b, skips = results[name]
         times.append(f'{name} {lane} {secs:.1f}\n')
+        if allowed is not None:
+            # a skip nobody listed is a test that stopped testing
+            new = [k for k in skips if not any(fnmatch.fnmatchcase(k, a) for a in allowed)]
+            b = b + [f'{k}: skipped, and not in tests/expected-skips' for k in new]
+            f, s = f + len(new), s - len(new)
         bad += b
         rows.append(f'{name}: {p} passed, {f} failed, {s} skipped ({secs:.0f} s)')
         total = [total[0] + p, total[1] + f, total[2] + s]

@@ -19,6 +19,9 @@ FINDINGS = [
     ('kmemleak', re.compile(r'unreferenced object 0x')),
     ('hung task', re.compile(r'INFO: task .* blocked for more than')),
     ('rcu stall', re.compile(r'rcu: INFO: .*detected stalls')),
+    # The shim accepted work it then could not run, or refused work that the
+    # old API would have run: lost work, whatever the caller was told.
+    ('lost work', re.compile(r'wqcompat: .*: (not queued|(handler unknown, )?not run)$')),
 ]
 
 

@@ -52,8 +52,12 @@ static int __init stale_init(void)
 
 	INIT_WORK(&dev->work, stale_fn, dev);
 	if (!queue_work(stale_wq, &dev->work) ||
-	    !cancel_work_sync(&dev->work) || dev->runs)
+	    !cancel_work_sync(&dev->work) || dev->runs) {
+		/* insmod fails: stale.sh's check of it fails */
 		pr_err("wqcompat_w26_stale: the queued item was not cancelled\n");
+		kfree(dev);
+		return -EIO;
+	}
 	kfree(dev);
 
 	INIT_WORK(&stale_modern, stale_modern_fn);
