@@ -6,6 +6,8 @@
  * shim found and reproduced there, named after it (N1-N6 of the second
  * compat review), each its scenario:
  *
+ *  - n1: an item stolen from another CPU's queue by a flush from a handler
+ *    (after hotplug) let an outside flush return while it ran;
  *  - n2: the flush runs an item by hand while a worker runs the same item
  *    (queued again, or re-armed: then before its delay);
  *  - n3: two handlers flush; the second was queued after the first's flush
@@ -29,6 +31,7 @@
 #include <linux/hardirq.h>
 #include <linux/hrtimer.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -355,6 +358,116 @@ static void w26_n6_flush_after_its_cpu_went_offline(struct kunit *test)
 }
 
 /* ------------------------------------------------------------------ */
+/* N1 */
+
+struct w26f_n1 {
+	struct work_struct g, x, h;
+	struct workqueue_struct *wq;
+	struct task_struct *outside, *h_task;
+	bool outside_returned_inside_x;
+	struct completion g_go, x_in, x_go, h_in, h_go, h_flushing, h_done;
+	struct completion outside_done;
+};
+
+static void w26f_n1_g(struct work_struct *work)	/* a modern gate */
+{
+	struct w26f_n1 *n = container_of(work, struct w26f_n1, g);
+
+	wait_for_completion(&n->g_go);
+}
+
+static void w26f_n1_x(void *data)		/* uses what the flusher frees */
+{
+	struct w26f_n1 *n = data;
+
+	complete(&n->x_in);
+	wait_for_completion(&n->x_go);
+	n->outside_returned_inside_x = completion_done(&n->outside_done);
+}
+
+static void w26f_n1_h(void *data)
+{
+	struct w26f_n1 *n = data;
+
+	WRITE_ONCE(n->h_task, current);
+	complete(&n->h_in);
+	wait_for_completion(&n->h_go);		/* meanwhile CPU 1 goes */
+	complete(&n->h_flushing);
+	flush_workqueue(n->wq);
+	complete(&n->h_done);
+}
+
+static int w26f_n1_outside(void *data)	/* flush_workqueue(); kfree() */
+{
+	struct w26f_n1 *n = data;
+
+	flush_workqueue(n->wq);
+	complete(&n->outside_done);
+	return 0;
+}
+
+/*
+ * N1: on a create_workqueue() queue, X waits behind a gate G (a modern
+ * item, which a flush from a handler does not wait for) on CPU 0; a
+ * thread flushes the queue (then would free what X uses); after that
+ * flush began, H is queued on CPU 1, CPU 1 goes offline, and H flushes.
+ * X is not on H's own queue: H waits for it, and never runs it by hand,
+ * so the outside flush cannot return while X runs (2.6: it waited for X).
+ */
+static void w26_n1_outside_flush_never_returns_while_its_item_runs(struct kunit *test)
+{
+	struct w26f_n1 *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	KUNIT_ASSERT_TRUE(test, cpu_online(0) && cpu_online(1));
+	n->wq = create_workqueue("w26f_n1");
+	KUNIT_ASSERT_NOT_NULL(test, n->wq);
+	init_completion(&n->g_go);
+	init_completion(&n->x_in);
+	init_completion(&n->x_go);
+	init_completion(&n->h_in);
+	init_completion(&n->h_go);
+	init_completion(&n->h_flushing);
+	init_completion(&n->h_done);
+	init_completion(&n->outside_done);
+	INIT_WORK(&n->g, w26f_n1_g);
+	INIT_WORK(&n->x, w26f_n1_x, n);
+	INIT_WORK(&n->h, w26f_n1_h, n);
+	queue_work_on(0, n->wq, &n->g);
+	queue_work_on(0, n->wq, &n->x);
+	n->outside = kthread_run(w26f_n1_outside, n, "w26f_n1_flush");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(n->outside));
+	w26f_wait_asleep(n->outside);		/* its flush began */
+	queue_work_on(1, n->wq, &n->h);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->h_in,
+							    W26F_WAIT));
+	ret = remove_cpu(1);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	complete(&n->h_go);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->h_flushing,
+							    W26F_WAIT));
+	w26f_wait_asleep(n->h_task);		/* in its flush, or in X */
+	complete(&n->g_go);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->x_in,
+							    W26F_WAIT));
+	/*
+	 * Not synchronisation: an outside flush that no longer waits for X
+	 * returns now, while X runs; give it a second to show it.
+	 */
+	wait_for_completion_timeout(&n->outside_done, HZ);
+	complete(&n->x_go);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&n->outside_done,
+							    W26F_WAIT));
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&n->h_done,
+							    W26F_WAIT));
+	KUNIT_EXPECT_FALSE(test, n->outside_returned_inside_x);
+	if (!ret)
+		KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
+	destroy_workqueue(n->wq);
+}
+
+/* ------------------------------------------------------------------ */
 /* N4 */
 
 #define W26F_BURST 10000
@@ -451,6 +564,7 @@ static struct kunit_case w26f_cases[] = {
 	KUNIT_CASE(w26_n3_flush_waits_only_for_earlier_items),
 	KUNIT_CASE(w26_n5_own_queue_is_the_run_s),
 	KUNIT_CASE(w26_n6_flush_after_its_cpu_went_offline),
+	KUNIT_CASE(w26_n1_outside_flush_never_returns_while_its_item_runs),
 	{}
 };
 
