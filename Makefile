@@ -9,6 +9,8 @@
 #                     same for your driver, SCRIPT=its scenario)
 #   make check        every test suite; ends with "N passed, N failed, N skipped"
 #   make check-kcsan  the shim's KUnit suites on the KCSAN debug kernel
+#   make check-tests  mutation testing of the suite: every mutant of
+#                     tests/mutants/compat must be killed (make check runs two)
 #   make soak         the shim's soak: 1,000,000 cycles from 8 producers
 #                     (CYCLES=N, KERNEL=...)
 #   make lint         W=1 and sparse (C=2) builds, zero warnings, every kernel
@@ -34,7 +36,7 @@ PREFIX ?= /usr/local
 # Install the Debian packages once, when a tool is missing.
 DEPS = @scripts/install-deps --check 2>/dev/null || scripts/install-deps
 
-.PHONY: all modules port check check-kcsan soak lint bench debug-kernel install uninstall docs clean deps
+.PHONY: all modules port check check-kcsan check-tests soak lint bench debug-kernel install uninstall docs clean deps
 
 all: modules
 
@@ -66,6 +68,11 @@ check:
 check-kcsan:
 	$(DEPS)
 	scripts/check --suites tests/suites-kcsan
+
+check-tests:
+	$(DEPS)
+	scripts/fetch-kernel 6.1 >/dev/null
+	scripts/check --suites tests/suites-mutants
 
 soak:
 	$(DEPS)

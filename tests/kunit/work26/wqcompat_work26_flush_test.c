@@ -63,12 +63,21 @@ static void w26f_wait_asleep(struct task_struct *task)
 
 struct w26f_n2 {
 	struct work_struct x, f;
+	struct workqueue_struct *wq;	/* NULL: the events queue */
 	int cpu;
 	bool rearm;
 	atomic_t inside, most, runs;
 	struct completion run1_in, go1, f_done, overlap;
 	int runs_at_flush_return;
 };
+
+static void w26f_n2_queue(struct w26f_n2 *n, struct work_struct *w)
+{
+	if (n->wq)
+		queue_work_on(n->cpu, n->wq, w);
+	else
+		schedule_work_on(n->cpu, w);
+}
 
 static void w26f_n2_x(void *data)
 {
@@ -80,14 +89,15 @@ static void w26f_n2_x(void *data)
 	if (in > 1)
 		complete(&n->overlap);
 	if (run == 1) {
-		schedule_work_on(n->cpu, &n->x);	/* queued behind itself */
+		w26f_n2_queue(n, &n->x);	/* queued behind itself */
 		complete(&n->run1_in);
 		wait_for_completion(&n->go1);
 	} else if (run == 2) {
 		if (n->rearm)
-			schedule_delayed_work(&n->x, 1000 * HZ);
+			queue_delayed_work(n->wq ?: wqcompat_events_wq, &n->x,
+					   1000 * HZ);
 		else
-			schedule_work_on(n->cpu, &n->x);
+			w26f_n2_queue(n, &n->x);
 		/*
 		 * Not synchronisation: a run beside this one would come now,
 		 * while it is inside (2.6 never had one); give it a second.
@@ -101,29 +111,36 @@ static void w26f_n2_f(void *data)
 {
 	struct w26f_n2 *n = data;
 
-	flush_scheduled_work();
+	if (n->wq)
+		flush_workqueue(n->wq);
+	else
+		flush_scheduled_work();
 	n->runs_at_flush_return = atomic_read(&n->runs);
 	complete(&n->f_done);
 }
 
-static void w26f_n2_run(struct kunit *test, bool rearm)
+static void w26f_n2_run(struct kunit *test, bool rearm, bool many)
 {
 	struct w26f_n2 *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, n);
 	n->cpu = raw_smp_processor_id();
 	n->rearm = rearm;
+	if (many) {	/* alloc_workqueue() of half-converted code */
+		n->wq = alloc_workqueue("w26f_n2", 0, 0);
+		KUNIT_ASSERT_NOT_NULL(test, n->wq);
+	}
 	init_completion(&n->run1_in);
 	init_completion(&n->go1);
 	init_completion(&n->f_done);
 	init_completion(&n->overlap);
 	INIT_WORK(&n->x, w26f_n2_x, n);
 	INIT_WORK(&n->f, w26f_n2_f, n);
-	schedule_work_on(n->cpu, &n->x);
+	w26f_n2_queue(n, &n->x);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->run1_in,
 							    W26F_WAIT));
 	/* the flusher, on the CPU where the item runs and is queued again */
-	schedule_work_on(n->cpu, &n->f);
+	w26f_n2_queue(n, &n->f);
 	complete(&n->go1);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->f_done,
 							    W26F_WAIT));
@@ -131,8 +148,14 @@ static void w26f_n2_run(struct kunit *test, bool rearm)
 	KUNIT_EXPECT_GE(test, n->runs_at_flush_return, 2);
 	if (rearm)	/* and did not take the re-armed one early */
 		KUNIT_EXPECT_EQ(test, n->runs_at_flush_return, 2);
-	cancel_rearming_delayed_work(&n->x);
-	flush_scheduled_work();
+	if (rearm)
+		cancel_rearming_delayed_work(&n->x);
+	if (n->wq) {
+		destroy_workqueue(n->wq);	/* the third queueing runs */
+	} else {
+		flush_scheduled_work();
+		cancel_rearming_delayed_work(&n->x);
+	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&n->most), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&n->runs), rearm ? 2 : 3);
 }
@@ -145,7 +168,7 @@ static void w26f_n2_run(struct kunit *test, bool rearm)
  */
 static void w26_n2_flush_never_runs_an_item_beside_itself(struct kunit *test)
 {
-	w26f_n2_run(test, false);
+	w26f_n2_run(test, false, false);
 }
 
 /*
@@ -155,7 +178,17 @@ static void w26_n2_flush_never_runs_an_item_beside_itself(struct kunit *test)
  */
 static void w26_n2_flush_never_runs_a_rearmed_item_early(struct kunit *test)
 {
-	w26f_n2_run(test, true);
+	w26f_n2_run(test, true, false);
+}
+
+/*
+ * N2 on a queue of many active items per CPU (alloc_workqueue(..., 0) in
+ * half-converted code): the flusher runs beside the worker's run there,
+ * and must still never take the item while that run goes on.
+ */
+static void w26_n2_many_active_flush_never_runs_an_item_beside_itself(struct kunit *test)
+{
+	w26f_n2_run(test, false, true);
 }
 
 /* ------------------------------------------------------------------ */
@@ -364,7 +397,7 @@ struct w26f_n1 {
 	struct work_struct g, x, h;
 	struct workqueue_struct *wq;
 	struct task_struct *outside, *h_task;
-	bool outside_returned_inside_x;
+	bool outside_returned_inside_x, x_finished, x_finished_at_h_return;
 	struct completion g_go, x_in, x_go, h_in, h_go, h_flushing, h_done;
 	struct completion outside_done;
 };
@@ -383,6 +416,7 @@ static void w26f_n1_x(void *data)		/* uses what the flusher frees */
 	complete(&n->x_in);
 	wait_for_completion(&n->x_go);
 	n->outside_returned_inside_x = completion_done(&n->outside_done);
+	WRITE_ONCE(n->x_finished, true);
 }
 
 static void w26f_n1_h(void *data)
@@ -394,6 +428,7 @@ static void w26f_n1_h(void *data)
 	wait_for_completion(&n->h_go);		/* meanwhile CPU 1 goes */
 	complete(&n->h_flushing);
 	flush_workqueue(n->wq);
+	n->x_finished_at_h_return = READ_ONCE(n->x_finished);
 	complete(&n->h_done);
 }
 
@@ -462,6 +497,8 @@ static void w26_n1_outside_flush_never_returns_while_its_item_runs(struct kunit 
 	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&n->h_done,
 							    W26F_WAIT));
 	KUNIT_EXPECT_FALSE(test, n->outside_returned_inside_x);
+	/* and H's flush waited for X, queued before it on CPU 0's queue */
+	KUNIT_EXPECT_TRUE(test, n->x_finished_at_h_return);
 	if (!ret)
 		KUNIT_EXPECT_EQ(test, add_cpu(1), 0);
 	destroy_workqueue(n->wq);
@@ -561,6 +598,7 @@ static struct kunit_case w26f_cases[] = {
 	KUNIT_CASE(w26_n4_hardirq_burst_every_first_queueing_runs),
 	KUNIT_CASE(w26_n2_flush_never_runs_an_item_beside_itself),
 	KUNIT_CASE(w26_n2_flush_never_runs_a_rearmed_item_early),
+	KUNIT_CASE(w26_n2_many_active_flush_never_runs_an_item_beside_itself),
 	KUNIT_CASE(w26_n3_flush_waits_only_for_earlier_items),
 	KUNIT_CASE(w26_n5_own_queue_is_the_run_s),
 	KUNIT_CASE(w26_n6_flush_after_its_cpu_went_offline),

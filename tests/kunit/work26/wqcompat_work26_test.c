@@ -661,6 +661,13 @@ static void w26_half_converted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->plain_delayed.runs), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->dwork_runs), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&w26t_half_modern_static_ctx.runs), 1);
+	/* the modern item whose 2.6 timer ran is idle again: queued anew, it runs */
+	KUNIT_EXPECT_FALSE(test, work_pending(&h->plain_delayed.work));
+	reinit_completion(&h->plain_delayed.done);
+	KUNIT_EXPECT_NE(test, queue_work(wq, &h->plain_delayed.work), 0);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&h->plain_delayed.done,
+							    20 * HZ));
+	KUNIT_EXPECT_EQ(test, atomic_read(&h->plain_delayed.runs), 2);
 	destroy_workqueue(wq);
 
 	/*
