@@ -69,7 +69,7 @@ struct w26_noted {
 	struct wqcompat_work26_rec *rec;
 	void *pwq;		/* queued there; NULL: running */
 	u32 done;		/* its runs finished when noted */
-	u32 active;		/* and in progress */
+	u32 active;		/* and in progress (the caller's own too) */
 };
 
 struct w26_self_flush {
@@ -117,7 +117,6 @@ static void w26_note_one(struct wqcompat_work26_rec *rec, void *arg)
 		    !(hand && hand != current &&
 		      READ_ONCE(rec->hand_wq) == sf->wq))
 			return;	/* running, but not on @wq */
-		n.active -= own;
 	}
 	if (sf->nr < sf->max)
 		sf->noted[sf->nr++] = n;
