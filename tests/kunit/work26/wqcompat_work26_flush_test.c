@@ -192,6 +192,61 @@ static void w26_n2_many_active_flush_never_runs_an_item_beside_itself(struct kun
 }
 
 /* ------------------------------------------------------------------ */
+/* keventd: one item at a time per CPU */
+
+struct w26f_keventd {
+	struct work_struct a, b;
+	struct completion a_in, a_go, b_in;
+};
+
+static void w26f_keventd_a(void *data)
+{
+	struct w26f_keventd *k = data;
+
+	complete(&k->a_in);
+	wait_for_completion(&k->a_go);		/* sleeps: the pool is free */
+}
+
+static void w26f_keventd_b(void *data)
+{
+	struct w26f_keventd *k = data;
+
+	complete(&k->b_in);
+}
+
+/*
+ * 2.6's keventd was one thread per CPU: an item queued behind a sleeping
+ * handler of the same CPU waited for it.  The events queue keeps that (one
+ * active item per CPU), which is also what keeps the items behind a
+ * flushing handler for it alone (the theory of work26_flush.c).
+ */
+static void w26_events_runs_one_item_at_a_time_per_cpu(struct kunit *test)
+{
+	struct w26f_keventd *k = kunit_kzalloc(test, sizeof(*k), GFP_KERNEL);
+	int cpu = raw_smp_processor_id();
+	bool early;
+
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	init_completion(&k->a_in);
+	init_completion(&k->a_go);
+	init_completion(&k->b_in);
+	INIT_WORK(&k->a, w26f_keventd_a, k);
+	INIT_WORK(&k->b, w26f_keventd_b, k);
+	schedule_work_on(cpu, &k->a);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&k->a_in, W26F_WAIT));
+	schedule_work_on(cpu, &k->b);
+	/*
+	 * Not synchronisation: a second worker of the CPU's pool would start
+	 * B now, A sleeping; give it a second to show it.
+	 */
+	early = wait_for_completion_timeout(&k->b_in, HZ);
+	complete(&k->a_go);
+	KUNIT_EXPECT_FALSE(test, early);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&k->b_in, W26F_WAIT));
+	flush_scheduled_work();
+}
+
+/* ------------------------------------------------------------------ */
 /* N3 */
 
 struct w26f_n3 {
@@ -599,6 +654,7 @@ static struct kunit_case w26f_cases[] = {
 	KUNIT_CASE(w26_n2_flush_never_runs_an_item_beside_itself),
 	KUNIT_CASE(w26_n2_flush_never_runs_a_rearmed_item_early),
 	KUNIT_CASE(w26_n2_many_active_flush_never_runs_an_item_beside_itself),
+	KUNIT_CASE(w26_events_runs_one_item_at_a_time_per_cpu),
 	KUNIT_CASE(w26_n3_flush_waits_only_for_earlier_items),
 	KUNIT_CASE(w26_n5_own_queue_is_the_run_s),
 	KUNIT_CASE(w26_n6_flush_after_its_cpu_went_offline),
