@@ -76,6 +76,29 @@ static void w26_park_release(struct work_struct *work)
 	atomic_long_set(&work->data, WORK_STRUCT_NO_POOL);
 }
 
+/*
+ * Unlink @work, which follows @prev (NULL: the head) on @lane; a lane left
+ * empty is free again.  The item's data word keeps its link, so that it
+ * stays pending: the caller gives the word back (w26_park_release()) once
+ * it may look idle.  Caller holds w26_lock.
+ */
+static void w26_lane_unlink(struct w26_lane *lane, struct work_struct *prev,
+			    struct work_struct *work)
+{
+	struct work_struct *next = w26_park_next(work);
+
+	lockdep_assert_held(&w26_lock);
+	if (prev)
+		w26_park_link(prev, next);
+	else
+		lane->head = next;
+	if (lane->tail == work)
+		lane->tail = prev;
+	if (!lane->head)
+		lane->wq = NULL;
+	w26_nr_parked--;
+}
+
 static struct w26_lane *w26_lane_for(struct workqueue_struct *wq, int cpu,
 				     bool delayed, unsigned long due)
 {
@@ -171,16 +194,8 @@ static bool w26_unpark_locked(struct work_struct *work, bool delayed_only)
 		     prev = cur, cur = w26_park_next(cur)) {
 			if (cur != work)
 				continue;
-			if (prev)
-				w26_park_link(prev, w26_park_next(cur));
-			else
-				lane->head = w26_park_next(cur);
-			if (lane->tail == cur)
-				lane->tail = prev;
-			if (!lane->head)
-				lane->wq = NULL;
+			w26_lane_unlink(lane, prev, work);
 			w26_park_release(work);
-			w26_nr_parked--;
 			return true;
 		}
 	}
@@ -236,19 +251,15 @@ static bool w26_unpark_one(struct wqcompat_work26_rec **spare,
 	data = READ_ONCE(work->entry.prev);
 	if (w26_module_refused(NULL, func, work)) {
 		*dropped = work;
-		w26_unpark_locked(work, false);
+		w26_lane_unlink(lane, NULL, work);
+		w26_park_release(work);
 		return true;
 	}
 	rec = w26_rec_for(work, spare);
 	if (!rec)
 		return false;	/* the caller brings a spare */
 	was = *lane;
-	lane->head = w26_park_next(work);
-	if (!lane->head) {
-		lane->tail = NULL;
-		lane->wq = NULL;
-	}
-	w26_nr_parked--;
+	w26_lane_unlink(lane, NULL, work);
 	w26_publish_rec(rec, work, NULL, func, data);
 	if (was.delayed && time_after(was.due, now))
 		(queue_delayed_work_on)(was.cpu, was.wq, &rec->dwork,
@@ -307,7 +318,7 @@ bool w26_any_parked(void)
  */
 unsigned int w26_park_going(struct module *mod)
 {
-	struct work_struct *work, *next;
+	struct work_struct *work, *next, *prev;
 	struct w26_lane *lane;
 	unsigned int found = 0;
 	unsigned long flags;
@@ -316,12 +327,16 @@ unsigned int w26_park_going(struct module *mod)
 		return 0;
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	for (lane = w26_lanes; lane < w26_lanes + W26_LANES; lane++) {
+		prev = NULL;
 		for (work = lane->wq ? lane->head : NULL; work; work = next) {
 			next = w26_park_next(work);
 			if (within_module((unsigned long)work, mod) ||
 			    within_module((unsigned long)work->entry.next, mod)) {
-				w26_unpark_locked(work, false);
+				w26_lane_unlink(lane, prev, work);
+				w26_park_release(work);
 				found++;
+			} else {
+				prev = work;
 			}
 		}
 	}
