@@ -571,9 +571,20 @@ struct w26f_burst {
 	atomic_t *runs;
 	int refused;
 	bool in_hardirq;
-	bool last_pending, last_requeued, last_cancelled;
+	long parked_a, parked_b;	/* two items seen parked, or -1 */
+	bool a_pending, a_requeued, a_cancelled, b_pending_after_init;
 	struct completion done;
 };
+
+/* The last item before @from that is parked (unbound, and pending), or -1. */
+static long w26f_parked_before(struct w26f_burst *b, long from)
+{
+	while (--from >= 0)
+		if (READ_ONCE(b->items[from].func) == wqcompat_work_unbound &&
+		    work_pending(&b->items[from]))
+			break;
+	return from;
+}
 
 static struct w26f_burst *w26f_burst_now;
 
@@ -592,10 +603,24 @@ static enum hrtimer_restart w26f_burst_fn(struct hrtimer *t)
 		INIT_WORK(&b->items[i], w26f_burst_handler, (void *)i);
 		b->refused += !queue_work(b->wq, &b->items[i]);
 	}
-	/* the last one (parked, if any was): pending, and cancellable */
-	b->last_pending = work_pending(&b->items[W26F_BURST - 1]);
-	b->last_requeued = queue_work(b->wq, &b->items[W26F_BURST - 1]);
-	b->last_cancelled = cancel_work(&b->items[W26F_BURST - 1]);
+	/*
+	 * Two parked items (the pool's worker may add records on the other
+	 * CPU meanwhile, so which ones were parked is looked at): one is
+	 * pending, queued again returns 0, and a cancel takes it; the other
+	 * is initialised again, which resets it (2.6's INIT_WORK did).
+	 */
+	b->parked_a = w26f_parked_before(b, W26F_BURST);
+	b->parked_b = b->parked_a > 0 ? w26f_parked_before(b, b->parked_a) : -1;
+	if (b->parked_b >= 0) {
+		struct work_struct *a = &b->items[b->parked_a];
+
+		b->a_pending = work_pending(a);
+		b->a_requeued = queue_work(b->wq, a);
+		b->a_cancelled = cancel_work(a);
+		INIT_WORK(&b->items[b->parked_b], w26f_burst_handler,
+			  (void *)b->parked_b);
+		b->b_pending_after_init = work_pending(&b->items[b->parked_b]);
+	}
 	complete(&b->done);
 	return HRTIMER_NORESTART;
 }
@@ -605,9 +630,10 @@ static enum hrtimer_restart w26f_burst_fn(struct hrtimer *t)
  * pool (this suite's module is loaded with a fresh wqcompat.ko, and this
  * case runs first): far more than the records kept free.  2.6 needed no
  * memory for it: every call returns 1, every item runs exactly once, and
- * nothing is counted as refused.  The last item, still pending, is queued
- * again (0) and cancelled (true) in the same interrupt: it never runs.  The burst must outrun the free records
- * (some items parked, the path it exists to prove).
+ * nothing is counted as refused.  The burst must outrun the free records
+ * (some items parked, the path it exists to prove).  In the same
+ * interrupt, a parked item is queued again (0) and cancelled (true), and
+ * another is initialised again (no longer pending): neither runs.
  */
 static void w26_n4_hardirq_burst_every_first_queueing_runs(struct kunit *test)
 {
@@ -635,11 +661,14 @@ static void w26_n4_hardirq_burst_every_first_queueing_runs(struct kunit *test)
 		once += atomic_read(&b->runs[i]) == 1;
 	KUNIT_EXPECT_TRUE(test, b->in_hardirq);
 	KUNIT_EXPECT_EQ(test, b->refused, 0);
-	KUNIT_EXPECT_TRUE(test, b->last_pending);
-	KUNIT_EXPECT_FALSE(test, b->last_requeued);
-	KUNIT_EXPECT_TRUE(test, b->last_cancelled);
-	KUNIT_EXPECT_EQ(test, once, W26F_BURST - 1);
-	KUNIT_EXPECT_EQ(test, atomic_read(&b->runs[W26F_BURST - 1]), 0);
+	KUNIT_ASSERT_GE(test, b->parked_b, 0L);	/* two items were parked */
+	KUNIT_EXPECT_TRUE(test, b->a_pending);
+	KUNIT_EXPECT_FALSE(test, b->a_requeued);
+	KUNIT_EXPECT_TRUE(test, b->a_cancelled);
+	KUNIT_EXPECT_FALSE(test, b->b_pending_after_init);
+	KUNIT_EXPECT_EQ(test, once, W26F_BURST - 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->runs[b->parked_a]), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->runs[b->parked_b]), 0);
 	KUNIT_EXPECT_GE(test, exhausted, 0);
 	KUNIT_EXPECT_EQ(test, w26_param_read("work26_exhausted"), exhausted);
 	/* the burst outran the free records: some first queueings parked */
