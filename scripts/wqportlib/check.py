@@ -58,10 +58,10 @@ def plumbing_failures(text):
     """What kunit_parser lets pass that is a failure here: a `not ok ...
     # SKIP` line (it counts a skip), and a top-level plan that is not the
     number of top-level results (it drops results past the plan)."""
-    bad = [f'{m.group(1)}: not ok, marked SKIP'
-           for m in map(NOT_OK_SKIP.match, text.splitlines()) if m]
-    plans = [int(m.group(1)) for m in map(TOP_PLAN.match, text.splitlines()) if m]
-    results = sum(1 for line in text.splitlines() if TOP_RESULT.match(line))
+    lines = text.splitlines()
+    bad = [f'{m.group(1)}: not ok, marked SKIP' for m in map(NOT_OK_SKIP.match, lines) if m]
+    plans = [int(m.group(1)) for m in map(TOP_PLAN.match, lines) if m]
+    results = sum(1 for line in lines if TOP_RESULT.match(line))
     if plans and plans[0] != results:
         bad.append(f'plan of {plans[0]} tests, {results} results')
     return bad
