@@ -573,7 +573,8 @@ struct w26f_burst {
 	bool in_hardirq;
 	long parked_a, parked_b;	/* two items seen parked, or -1 */
 	bool a_pending, a_requeued, a_cancelled, b_pending_after_init;
-	struct completion done;
+	atomic_t held;			/* other CPUs held in their IPI */
+	bool fired, release;
 };
 
 /* The last item before @from that is parked (unbound, and pending), or -1. */
@@ -604,10 +605,10 @@ static enum hrtimer_restart w26f_burst_fn(struct hrtimer *t)
 		b->refused += !queue_work(b->wq, &b->items[i]);
 	}
 	/*
-	 * Two parked items (the pool's worker may add records on the other
-	 * CPU meanwhile, so which ones were parked is looked at): one is
-	 * pending, queued again returns 0, and a cancel takes it; the other
-	 * is initialised again, which resets it (2.6's INIT_WORK did).
+	 * Two parked items (the last two: no other CPU runs, so nothing has
+	 * drained them): one is pending, queued again returns 0, and a cancel
+	 * takes it; the other is initialised again, which resets it (2.6's
+	 * INIT_WORK did).
 	 */
 	b->parked_a = w26f_parked_before(b, W26F_BURST);
 	b->parked_b = b->parked_a > 0 ? w26f_parked_before(b, b->parked_a) : -1;
@@ -621,8 +622,42 @@ static enum hrtimer_restart w26f_burst_fn(struct hrtimer *t)
 			  (void *)b->parked_b);
 		b->b_pending_after_init = work_pending(&b->items[b->parked_b]);
 	}
-	complete(&b->done);
+	WRITE_ONCE(b->release, true);
+	smp_store_release(&b->fired, true);
 	return HRTIMER_NORESTART;
+}
+
+/* Other CPUs: spin in the IPI, interrupts off, until the burst is done. */
+static void w26f_burst_hold(void *info)
+{
+	struct w26f_burst *b = info;
+
+	atomic_inc(&b->held);
+	while (!READ_ONCE(b->release))
+		cpu_relax();
+}
+
+/*
+ * Fire the burst from a hard IRQ on this CPU while every other CPU spins
+ * in an IPI with interrupts off: the pool's worker cannot add records nor
+ * drain parked items during it, so which items park is fixed (all those
+ * after the free records ran out).  Interrupts stay on here for the timer;
+ * the burst takes no lock an interrupted CPU can hold (each is taken with
+ * interrupts off, from hard IRQ too) and waits for no other CPU.
+ */
+static void w26f_burst_alone(struct w26f_burst *b)
+{
+	cpus_read_lock();
+	preempt_disable();
+	smp_call_function(w26f_burst_hold, b, 0);
+	while (atomic_read(&b->held) < (int)num_online_cpus() - 1)
+		cpu_relax();
+	hrtimer_start(&b->hrt, ns_to_ktime(NSEC_PER_MSEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	while (!smp_load_acquire(&b->fired))
+		cpu_relax();
+	preempt_enable();
+	cpus_read_unlock();
 }
 
 /*
@@ -649,13 +684,10 @@ static void w26_n4_hardirq_burst_every_first_queueing_runs(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, b->items);
 	KUNIT_ASSERT_NOT_NULL(test, b->runs);
 	KUNIT_ASSERT_NOT_NULL(test, b->wq);
-	init_completion(&b->done);
 	w26f_burst_now = b;
-	hrtimer_init(&b->hrt, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	hrtimer_init(&b->hrt, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	b->hrt.function = w26f_burst_fn;
-	hrtimer_start(&b->hrt, ns_to_ktime(NSEC_PER_MSEC),
-		      HRTIMER_MODE_REL_HARD);
-	wait_for_completion(&b->done);
+	w26f_burst_alone(b);
 	flush_workqueue(b->wq);
 	for (i = 0; i < W26F_BURST; i++)
 		once += atomic_read(&b->runs[i]) == 1;
