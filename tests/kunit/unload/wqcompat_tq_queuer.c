@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * For foreign-queuer.sh: queues wqcompat_tq_owner's task onto tq_timer
+ * from a timer, every jiffy, and goes on while the owner unloads: a 2.4
+ * module that shares a task with another, or a timer the owner forgot.
+ *
+ * Two module notifiers frame the shim's (priority 0): the first (before
+ * it) notes that the owner is going, the last (after it, when the shim's
+ * rounds have ended, before the owner's memory is freed) stops the timer.
+ * Parameters: "runs" (calls of the owner's routine), "queued" (queue_task
+ * calls that returned 1), "going_queued" (of those, the ones made while
+ * the owner was going), "going_listed" (of those, the ones after which the
+ * task was owned, that is listed: a going module's task must not be),
+ * "stopped" (the last notifier ran).
+ */
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/notifier.h>
+#include <linux/timer.h>
+#include <linux/tqueue.h>
+
+#include "wqcompat_tq_queuer.h"
+
+static struct tq_struct *queuer_task;
+static struct module *queuer_owner;
+static struct timer_list queuer_timer;
+static bool queuer_going, queuer_stop;
+
+static int runs, queued, going_queued, going_listed;
+static bool stopped;
+module_param(runs, int, 0444);
+module_param(queued, int, 0444);
+module_param(going_queued, int, 0444);
+module_param(going_listed, int, 0444);
+module_param(stopped, bool, 0444);
+
+static void queuer_timer_fn(struct timer_list *t)
+{
+	if (READ_ONCE(queuer_stop))
+		return;
+	if (queue_task(queuer_task, &tq_timer)) {
+		queued++;
+		if (READ_ONCE(queuer_going)) {
+			going_queued++;
+			going_listed += test_bit(0, &queuer_task->sync);
+		}
+	}
+	mod_timer(&queuer_timer, jiffies + 1);
+}
+
+/**
+ * tq_queuer_start - queue @task onto tq_timer every jiffy from now on
+ * @task: a task of @owner
+ * @owner: the module the task and its routine belong to
+ *
+ * Context: process (module init).
+ */
+void tq_queuer_start(struct tq_struct *task, struct module *owner)
+{
+	queuer_task = task;
+	queuer_owner = owner;
+	mod_timer(&queuer_timer, jiffies + 1);
+}
+EXPORT_SYMBOL_GPL(tq_queuer_start);
+
+/**
+ * tq_queuer_ran - the owner's routine was called
+ *
+ * Context: the routine's (TQUEUE_BH).
+ */
+void tq_queuer_ran(void)
+{
+	WRITE_ONCE(runs, runs + 1);
+}
+EXPORT_SYMBOL_GPL(tq_queuer_ran);
+
+static int queuer_first(struct notifier_block *nb, unsigned long state,
+			void *data)
+{
+	if (data == queuer_owner && state == MODULE_STATE_GOING)
+		WRITE_ONCE(queuer_going, true);
+	return NOTIFY_OK;
+}
+
+static int queuer_last(struct notifier_block *nb, unsigned long state,
+		       void *data)
+{
+	if (data != queuer_owner || state != MODULE_STATE_GOING)
+		return NOTIFY_OK;
+	WRITE_ONCE(queuer_stop, true);
+	del_timer_sync(&queuer_timer);
+	queuer_owner = NULL;
+	stopped = true;
+	return NOTIFY_OK;
+}
+
+static struct notifier_block queuer_first_nb = {
+	.notifier_call = queuer_first,
+	.priority = 1,
+};
+
+static struct notifier_block queuer_last_nb = {
+	.notifier_call = queuer_last,
+	.priority = -1,
+};
+
+static int __init queuer_init(void)
+{
+	int ret;
+
+	timer_setup(&queuer_timer, queuer_timer_fn, 0);
+	ret = register_module_notifier(&queuer_first_nb);
+	if (ret)
+		return ret;
+	ret = register_module_notifier(&queuer_last_nb);
+	if (ret)
+		unregister_module_notifier(&queuer_first_nb);
+	return ret;
+}
+
+static void __exit queuer_exit(void)
+{
+	WRITE_ONCE(queuer_stop, true);
+	del_timer_sync(&queuer_timer);
+	unregister_module_notifier(&queuer_last_nb);
+	unregister_module_notifier(&queuer_first_nb);
+}
+
+module_init(queuer_init);
+module_exit(queuer_exit);
+
+MODULE_DESCRIPTION("wqport test: queues another module's 2.4 task every jiffy");
+MODULE_LICENSE("GPL");
