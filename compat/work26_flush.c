@@ -19,15 +19,17 @@
  * worker->current_pwq says so, work26_run.c) does the same over @wq's
  * pool_workqueues:
  *
- *  1. The snapshot: each legacy item then queued on another
- *     pool_workqueue of @wq (its shadow's data word names it), or running
- *     in another worker of @wq, or by hand in another task from @wq, is
- *     noted with its run counts.  Items queued or started later are not.
+ *  1. The snapshot: each legacy item then queued on a pool_workqueue of
+ *     @wq (its shadow's data word names it), or running in another worker
+ *     of @wq, or by hand in another task from @wq, is noted with its run
+ *     counts.  Items queued or started later are not.
  *  2. The items queued on the caller's own pool_workqueue run by hand, in
  *     the caller, pass after pass while a pass ran one (bounded), as
  *     2.6's run_workqueue() ran its list until it was empty.
  *  3. Each noted item is waited for: until the run that was queued or in
- *     progress has ended, or the item was cancelled.
+ *     progress has ended, or the item was cancelled.  One still queued on
+ *     the caller's own pool_workqueue is not (it runs after the caller);
+ *     one of it that another worker began meanwhile is.
  *
  * Why a run by hand is safe.  The queues a 2.6 driver has are those of
  * create_workqueue(), create_singlethread_workqueue() and the events queue
@@ -40,8 +42,10 @@
  * queued began before the caller was queued too (a pool_workqueue starts
  * its items in order), so it waits for the caller, and with it for the
  * runs by hand.  On a queue of more active items (alloc_workqueue(), in
- * half-converted code) a worker may start an item between the check and
- * the cancel: the cancel then fails and the item is waited for instead.
+ * half-converted code) another worker may start an own item at any moment
+ * the caller sleeps, before the pass reaches it or between the check and
+ * the cancel: the pass then finds it gone or the cancel fails, and step 3
+ * waits for that run (it was noted in step 1), as 2.6's flush would have.
  *
  * A run by hand is not taken inside a run by hand of the same item (2.6
  * recursed there, without bound), and runs by hand nest at most
@@ -68,6 +72,7 @@
 struct w26_noted {
 	struct wqcompat_work26_rec *rec;
 	void *pwq;		/* queued there; NULL: running */
+	void *own;		/* the caller's pool_workqueue */
 	u32 done;		/* its runs finished when noted */
 	u32 active;		/* and in progress (the caller's own too) */
 };
@@ -91,7 +96,7 @@ static LIST_HEAD(w26_self_flushes);
 static void w26_note_one(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_self_flush *sf = arg;
-	struct w26_noted n = { .rec = rec };
+	struct w26_noted n = { .rec = rec, .own = sf->own };
 	struct task_struct *hand;
 	unsigned long runs, own;
 	bool ours;
@@ -100,10 +105,10 @@ static void w26_note_one(struct wqcompat_work26_rec *rec, void *arg)
 		return;
 	rcu_read_lock();	/* the pool_workqueue named stays (kfree_rcu) */
 	n.pwq = w26_queued_pwq(rec);
-	ours = n.pwq && n.pwq != sf->own && w26_pwq_wq(n.pwq) == sf->wq;
+	ours = n.pwq && (n.pwq == sf->own || w26_pwq_wq(n.pwq) == sf->wq);
 	rcu_read_unlock();
 	if (n.pwq && !ours)
-		return;		/* the own queue's (step 2), or another queue's */
+		return;		/* another queue's */
 	runs = atomic_long_read(&rec->runs);
 	n.done = runs >> 32;
 	n.active = runs & W26_RUN_ACTIVE;
@@ -137,8 +142,15 @@ static bool w26_noted_over(struct w26_noted *n)
 		return w26_runs_over(rec, n->done, n->active, w26_own_runs(rec));
 	if ((u32)((runs >> 32) - n->done) > n->active)
 		return true;
+	/*
+	 * Still queued on the caller's own pool_workqueue after step 2: that
+	 * queueing runs after the caller (step 2 stopped, or may not run
+	 * items), a run of it in progress when noted is waited for.  Queued
+	 * on another of @wq's: it will run.
+	 */
 	if (w26_queued_pwq(rec) == n->pwq)
-		return false;			/* still queued there */
+		return n->pwq == n->own &&
+		       (u32)((runs >> 32) - n->done) >= n->active;
 	/* not queued, nor running: cancelled */
 	return !w26_runs_active(rec) &&
 	       !((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING);

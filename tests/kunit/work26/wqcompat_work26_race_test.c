@@ -23,9 +23,9 @@
 #include "wqcompat_w26_params.h"
 
 /* Delay points, in the order of compat/wqcompat_hooks.h. */
-enum { W26R_RECLAIM_GONE = 3, W26R_PLAIN_TAKEN = 4, W26R_POINTS = 6,
-       W26R_HAND_WAIT = 7 };
-#define W26R_NO_DELAYS "0,0,0,0,0,0"
+enum { W26R_RECLAIM_GONE = 3, W26R_PLAIN_TAKEN = 4, W26R_HAND_WAIT = 7,
+       W26R_FLUSH_NOTED = 8, W26R_POINTS = 10 };
+#define W26R_NO_DELAYS "0,0,0,0,0,0,0,0,0,0"
 #define W26R_HOLD_US 2000000
 
 /* The shim's hit counts, in its test build only (compat/hooks.c). */
@@ -293,10 +293,90 @@ static void w26_hand_run_never_beside_a_worker_run(struct kunit *test)
 	destroy_workqueue(h->wq);
 }
 
+/* N8: an item of the flusher's own queue that another worker begins. */
+struct w26r_n8 {
+	struct workqueue_struct *wq;	/* many active items per CPU */
+	struct work_struct flusher, item;
+	struct task_struct *flusher_task;
+	atomic_t item_runs;
+	bool item_by_hand, item_done_at_return;
+	struct completion item_in, item_go, flushed;
+};
+
+static void w26r_n8_item_fn(void *data)
+{
+	struct w26r_n8 *n = data;
+
+	n->item_by_hand = current == READ_ONCE(n->flusher_task);
+	complete(&n->item_in);
+	if (!n->item_by_hand)
+		wait_for_completion_timeout(&n->item_go, 60 * HZ);
+	atomic_inc(&n->item_runs);
+}
+
+static void w26r_n8_flusher_fn(void *data)
+{
+	struct w26r_n8 *n = data;
+
+	WRITE_ONCE(n->flusher_task, current);
+	/* behind this run, on this CPU's queue: it cannot begin yet */
+	queue_work_on(smp_processor_id(), n->wq, &n->item);
+	flush_workqueue(n->wq);
+	n->item_done_at_return = atomic_read(&n->item_runs) == 1;
+	complete(&n->flushed);
+}
+
+/*
+ * N8: a flush from a handler on a queue of many active items per CPU
+ * (alloc_workqueue(), in half-converted code).  The item it queued behind
+ * itself is noted; the flush is held at its delay point after the
+ * snapshot, asleep, so the pool wakes another worker, which begins the
+ * item (and holds it).  The flush must not return before that run ends:
+ * 2.6's flush waited for every item queued before it.  The case waits
+ * past the hold for a wrong early return before it lets the item end; the
+ * verdict does not depend on how long.
+ */
+static void w26_n8_flush_waits_for_an_own_item_a_worker_began(struct kunit *test)
+{
+	struct w26r_n8 *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	bool early;
+	long hits;
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	n->wq = alloc_workqueue("w26r_n8", 0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, n->wq);
+	init_completion(&n->item_in);
+	init_completion(&n->item_go);
+	init_completion(&n->flushed);
+	INIT_WORK(&n->flusher, w26r_n8_flusher_fn, n);
+	INIT_WORK(&n->item, w26r_n8_item_fn, n);
+	hits = w26r_hold(test, W26R_FLUSH_NOTED);
+	queue_work(n->wq, &n->flusher);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&n->item_in,
+							    60 * HZ));
+	KUNIT_EXPECT_GT(test, w26r_hits(W26R_FLUSH_NOTED), hits);
+	KUNIT_EXPECT_FALSE(test, n->item_by_hand);	/* a worker began it */
+	/* a window for a wrong early return: the hold, and 3 s more */
+	early = wait_for_completion_timeout(&n->flushed,
+					    usecs_to_jiffies(W26R_HOLD_US) +
+					    3 * HZ);
+	KUNIT_EXPECT_FALSE(test, early);
+	complete(&n->item_go);
+	if (!early)
+		KUNIT_ASSERT_TRUE(test,
+				  wait_for_completion_timeout(&n->flushed,
+							      60 * HZ));
+	KUNIT_EXPECT_TRUE(test, n->item_done_at_return);
+	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay_us", W26R_NO_DELAYS),
+			0);
+	destroy_workqueue(n->wq);
+}
+
 static struct kunit_case w26r_cases[] = {
 	KUNIT_CASE(w26_reclaim_spares_item_initialised_in_window),
 	KUNIT_CASE(w26_reclaim_spares_plain_timer_being_armed),
 	KUNIT_CASE(w26_hand_run_never_beside_a_worker_run),
+	KUNIT_CASE(w26_n8_flush_waits_for_an_own_item_a_worker_began),
 	{}
 };
 
