@@ -52,6 +52,7 @@
 #include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/lockdep.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/preempt.h>
@@ -366,9 +367,14 @@ static void w26_copy_class(struct wqcompat_work26_rec *rec,
 	/*
 	 * DECLARE_WORK keys an item's class by the item's address, a static
 	 * object unless the item was declared inside a function: then one
-	 * class for all of those.
+	 * class for all of those.  The stack may be another task's (the item
+	 * is first queued by a worker, or from an interrupt), so what is
+	 * looked at is whether the key can be static at all: module data is
+	 * neither in the vmalloc area (where stacks are, CONFIG_VMAP_STACK)
+	 * nor in the linear map (where they are otherwise, and heap objects).
 	 */
-	if (key && object_is_on_stack(key))
+	if (key && (object_is_on_stack(key) || is_vmalloc_addr(key) ||
+		    virt_addr_valid(key)))
 		key = &w26_onstack_key;
 	if (key && rec->dwork.work.lockdep_map.key != key)
 		lockdep_init_map(&rec->dwork.work.lockdep_map, map->name,

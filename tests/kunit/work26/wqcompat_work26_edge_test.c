@@ -29,6 +29,7 @@
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/debug_locks.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/hardirq.h>
@@ -273,6 +274,49 @@ static void w26_on_stack_item(struct kunit *test)
 	for (i = 0; i < 2000; i++)
 		w26e_on_stack_once(e);
 	KUNIT_EXPECT_EQ(test, atomic_read(&e->runs), 2000);
+}
+
+/*
+ * C3: an item declared on the stack with DECLARE_WORK (its lockdep key is
+ * the item itself), first queued by another task: a worker, given the
+ * item by the function that declared it, which then waits for it to run.
+ * The item runs once; on a kernel with lockdep, lockdep stays on (a stack
+ * address given to it as a class key is "not registered", and switches it
+ * off for the rest of the boot).
+ */
+struct w26e_c3 {
+	struct work_struct queuer;	/* modern */
+	struct work_struct *item;	/* legacy, on the caller's stack */
+};
+
+static void w26e_c3_queue_fn(struct work_struct *work)
+{
+	struct w26e_c3 *q = container_of(work, struct w26e_c3, queuer);
+
+	schedule_work(q->item);
+}
+
+static noinline void w26e_c3_once(struct w26e *e)
+{
+	DECLARE_WORK(w, w26e_handler, e);
+	struct w26e_c3 q = { .item = &w };
+
+	INIT_WORK_ONSTACK(&q.queuer, w26e_c3_queue_fn);
+	(queue_work)(system_wq, &q.queuer);
+	(flush_work)(&q.queuer);
+	destroy_work_on_stack(&q.queuer);
+	flush_scheduled_work();		/* the item was queued before */
+}
+
+static void w26_c3_onstack_declare_work_queued_by_another_task(struct kunit *test)
+{
+	struct w26e *e = w26e_new(test);
+
+	w26e_c3_once(e);
+	KUNIT_EXPECT_EQ(test, atomic_read(&e->runs), 1);
+#ifdef CONFIG_LOCKDEP
+	KUNIT_EXPECT_TRUE(test, debug_locks);
+#endif
 }
 
 /*
@@ -1060,6 +1104,7 @@ static struct kunit_case w26e_cases[] = {
 	KUNIT_CASE(w26_many_items_all_run),
 	KUNIT_CASE(w26_items_gone_give_records_back),
 	KUNIT_CASE(w26_on_stack_item),
+	KUNIT_CASE(w26_c3_onstack_declare_work_queued_by_another_task),
 	KUNIT_CASE(w26_flush_own_queue_from_handler),
 	KUNIT_CASE(w26_events_handler_flushes_any_queue),
 	KUNIT_CASE(w26_static_declare_in_function),
