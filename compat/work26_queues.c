@@ -30,6 +30,7 @@
 /* compat/ sees the kernel's headers first: add the overlay on top. */
 #include "include/linux/workqueue.h"
 #include "wqcompat.h"
+#include "wqcompat_hooks.h"
 #include "wqcompat_kapi.h"
 #include "work26_rec.h"
 
@@ -150,6 +151,7 @@ void wqcompat_destroy_workqueue(struct workqueue_struct *wq)
 	/* An arming that did not see @wq dying has finished. */
 	synchronize_rcu();
 	w26_drain_parked();	/* items parked for @wq are queued or armed */
+	wqcompat_test_delay(WQCOMPAT_HOOK_DESTROY_TIMERS);
 	do {
 		tn.n = 0;
 		w26_for_each_rec(w26_timer_now, &tn);

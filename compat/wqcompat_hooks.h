@@ -35,6 +35,8 @@ enum wqcompat_hook {
 	WQCOMPAT_HOOK_FLUSH_NOTED,
 	/* a cancel of a modern item's 2.6 timer won, PENDING not yet given back */
 	WQCOMPAT_HOOK_PLAIN_CANCELLED,
+	/* destroy_workqueue() marked the queue dying, not yet at its timers */
+	WQCOMPAT_HOOK_DESTROY_TIMERS,
 	WQCOMPAT_HOOK_NR
 };
 

@@ -14,6 +14,7 @@
 #include <linux/completion.h>
 #include <linux/fs.h>
 #include <linux/jiffies.h>
+#include <linux/kprobes.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -24,8 +25,8 @@
 
 /* Delay points, in the order of compat/wqcompat_hooks.h. */
 enum { W26R_RECLAIM_GONE = 3, W26R_PLAIN_TAKEN = 4, W26R_HAND_WAIT = 7,
-       W26R_FLUSH_NOTED = 8, W26R_POINTS = 10 };
-#define W26R_NO_DELAYS "0,0,0,0,0,0,0,0,0,0"
+       W26R_FLUSH_NOTED = 8, W26R_DESTROY_TIMERS = 10, W26R_POINTS = 11 };
+#define W26R_NO_DELAYS "0,0,0,0,0,0,0,0,0,0,0"
 #define W26R_HOLD_US 2000000
 
 /* The shim's hit counts, in its test build only (compat/hooks.c). */
@@ -372,11 +373,141 @@ static void w26_n8_flush_waits_for_an_own_item_a_worker_began(struct kunit *test
 	destroy_workqueue(n->wq);
 }
 
+/*
+ * N10: destroy_workqueue() against a legacy timer that has fired and whose
+ * callback (the kernel's delayed_work_timer_fn()) has not yet queued the
+ * item.  A kprobe holds that callback in flight; the destroy is held at
+ * its delay point meanwhile, so that the timer fires inside it.  The
+ * destroy must wait for the callback and let the item run (before the
+ * fix it went on to the kernel's destroy, whose drain refused the
+ * callback's queueing with a WARN: the item never ran).
+ */
+#define W26R_N10_HOLD_NS (5 * NSEC_PER_SEC)
+
+struct w26r_n10 {
+	struct workqueue_struct *wq;
+	struct work_struct item;
+	struct timer_list *timer;	/* the item's legacy timer */
+	long hits;			/* the destroy's delay point, before */
+	atomic_t runs;
+	bool held, draining;
+	struct completion destroyed;
+	struct work_struct destroyer;	/* modern */
+};
+
+static struct w26r_n10 *w26r_n10_now;
+
+static void w26r_n10_fn(void *data)
+{
+	struct w26r_n10 *n = data;
+
+	atomic_inc(&n->runs);
+}
+
+/* delayed_work_timer_fn(timer): hold ours while the destroy is held */
+static int w26r_n10_timer_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct w26r_n10 *n = READ_ONCE(w26r_n10_now);
+	u64 until;
+
+	if (!n || (struct timer_list *)regs_get_kernel_argument(regs, 0) != n->timer ||
+	    w26r_hits(W26R_DESTROY_TIMERS) <= n->hits)
+		return 0;
+	WRITE_ONCE(n->held, true);
+	until = ktime_get_mono_fast_ns() + W26R_N10_HOLD_NS;
+	while (!READ_ONCE(n->draining) && ktime_get_mono_fast_ns() < until)
+		cpu_relax();
+	return 0;
+}
+
+/* __flush_workqueue(wq): the kernel's destroy drains ours */
+static int w26r_n10_flush_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	struct w26r_n10 *n = READ_ONCE(w26r_n10_now);
+
+	if (n && (struct workqueue_struct *)regs_get_kernel_argument(regs, 0) ==
+		     n->wq)
+		WRITE_ONCE(n->draining, true);
+	return 0;
+}
+
+static struct kprobe w26r_n10_timer_kp = {
+	.symbol_name = "delayed_work_timer_fn",
+	.pre_handler = w26r_n10_timer_pre,
+};
+
+static struct kprobe w26r_n10_flush_kp = {
+	.symbol_name = "__flush_workqueue",
+	.pre_handler = w26r_n10_flush_pre,
+};
+
+static void w26r_n10_destroy_fn(struct work_struct *work)
+{
+	struct w26r_n10 *n = container_of(work, struct w26r_n10, destroyer);
+
+	destroy_workqueue(n->wq);
+	complete(&n->destroyed);
+}
+
+static void w26_n10_destroy_waits_for_a_fired_timer(struct kunit *test)
+{
+	struct w26r_n10 *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+	struct wqcompat_work26_rec *rec;
+	unsigned int cpus[2];
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	if (!IS_ENABLED(CONFIG_KPROBES))
+		kunit_skip(test, "needs CONFIG_KPROBES");
+	cpus[0] = cpumask_first(cpu_online_mask);
+	cpus[1] = cpumask_next(cpus[0], cpu_online_mask);
+	if (cpus[1] >= nr_cpu_ids)
+		kunit_skip(test, "needs two CPUs");
+	n->wq = create_workqueue("w26r_n10");
+	KUNIT_ASSERT_NOT_NULL(test, n->wq);
+	init_completion(&n->destroyed);
+	INIT_WORK(&n->item, w26r_n10_fn, n);
+	INIT_WORK(&n->destroyer, w26r_n10_destroy_fn);
+	/* bound by an early queueing, so that its record (and timer) exist */
+	KUNIT_ASSERT_TRUE(test, queue_work(n->wq, &n->item));
+	flush_workqueue(n->wq);
+	rec = wqcompat_w26_rec_of(&n->item);
+	KUNIT_ASSERT_NOT_NULL(test, rec);
+	n->timer = &rec->dwork.timer;
+	atomic_set(&n->runs, 0);
+	KUNIT_ASSERT_EQ(test, register_kprobe(&w26r_n10_timer_kp), 0);
+	if (register_kprobe(&w26r_n10_flush_kp)) {
+		unregister_kprobe(&w26r_n10_timer_kp);
+		KUNIT_FAIL(test, "cannot probe __flush_workqueue");
+		return;
+	}
+	n->hits = w26r_hold(test, W26R_DESTROY_TIMERS);
+	WRITE_ONCE(w26r_n10_now, n);
+	/*
+	 * The timer fires inside the destroy's 2 s hold, on another CPU than
+	 * the destroy's (the held callback keeps interrupts off on its CPU).
+	 */
+	KUNIT_EXPECT_TRUE(test, queue_delayed_work_on(cpus[1], n->wq,
+						      &n->item, HZ));
+	(queue_work_on)(cpus[0], system_wq, &n->destroyer);
+	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&n->destroyed,
+							    60 * HZ));
+	WRITE_ONCE(w26r_n10_now, NULL);
+	unregister_kprobe(&w26r_n10_flush_kp);
+	unregister_kprobe(&w26r_n10_timer_kp);
+	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay_us", W26R_NO_DELAYS),
+			0);
+	/* the window was hit: the callback ran inside the destroy's hold */
+	KUNIT_EXPECT_TRUE(test, READ_ONCE(n->held));
+	KUNIT_EXPECT_EQ(test, atomic_read(&n->runs), 1);
+	KUNIT_EXPECT_FALSE(test, work_pending(&n->item));
+}
+
 static struct kunit_case w26r_cases[] = {
 	KUNIT_CASE(w26_reclaim_spares_item_initialised_in_window),
 	KUNIT_CASE(w26_reclaim_spares_plain_timer_being_armed),
 	KUNIT_CASE(w26_hand_run_never_beside_a_worker_run),
 	KUNIT_CASE(w26_n8_flush_waits_for_an_own_item_a_worker_began),
+	KUNIT_CASE(w26_n10_destroy_waits_for_a_fired_timer),
 	{}
 };
 
