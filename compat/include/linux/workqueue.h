@@ -133,6 +133,18 @@ static inline bool __wqcompat_queue_dwork_on(int cpu,
 }
 
 /*
+ * A test build of a module (WQCOMPAT_OVERLAY_TEST_HOOK defined, the module
+ * defines the function) is called where the fast path has validated a
+ * bound item's record and not yet queued its shadow.  Nothing otherwise.
+ */
+#ifdef WQCOMPAT_OVERLAY_TEST_HOOK
+void wqcompat_overlay_test_hook(struct work_struct *work);
+#define wqcompat_overlay_hook(work)	wqcompat_overlay_test_hook(work)
+#else
+#define wqcompat_overlay_hook(work)	do { } while (0)
+#endif
+
+/*
  * queue_work_on() for any item.  A bound legacy item with its link intact
  * (all but its first queueing) is queued here, inline: its shadow.  The
  * link is checked, and the module's going read, with preemption off: a
@@ -152,6 +164,7 @@ __wqcompat_queue_work_on(int cpu, struct workqueue_struct *wq,
 		preempt_disable();
 		rec = wqcompat_w26_rec_of(work);
 		if (likely(rec)) {
+			wqcompat_overlay_hook(work);
 			if (likely(!READ_ONCE(rec->dying)))
 				ret = (queue_work_on)(cpu, wq, &rec->dwork.work);
 			preempt_enable();

@@ -2,7 +2,8 @@
 /*
  * What the helper modules of the work26 scenarios export to the modules
  * under test (stale.sh: wqcompat_w26_blocker; owner.sh: wqcompat_w26_peer;
- * lend.sh: wqcompat_w26_lender; plain-cancel.sh: wqcompat_w26_holder).
+ * lend.sh: wqcompat_w26_lender; plain-cancel.sh: wqcompat_w26_holder;
+ * late-queue.sh: wqcompat_w26_quitter).
  */
 #ifndef _WQCOMPAT_W26_HELPERS_H
 #define _WQCOMPAT_W26_HELPERS_H
@@ -15,5 +16,6 @@ void peer_use(struct work_struct *legacy, struct work_struct *plain,
 	      struct workqueue_struct *wq);
 struct work_struct *lender_work(void);
 struct work_struct *holder_work(void);
+struct work_struct *quitter_work(void);
 
 #endif /* _WQCOMPAT_W26_HELPERS_H */
