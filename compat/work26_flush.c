@@ -21,8 +21,9 @@
  *
  *  1. The snapshot: each legacy item then queued on a pool_workqueue of
  *     @wq (its shadow's data word names it), or running in another worker
- *     of @wq, or by hand in another task from @wq, is noted with its run
- *     counts.  Items queued or started later are not.
+ *     of @wq (the run's slot names @wq: its runs on other queues are not
+ *     waited for), or by hand in another task from @wq, is noted with its
+ *     run counts.  Items queued or started later are not.
  *  2. The items queued on the caller's own pool_workqueue run by hand, in
  *     the caller, pass after pass while a pass ran one (bounded), as
  *     2.6's run_workqueue() ran its list until it was empty.
@@ -73,6 +74,8 @@ struct w26_noted {
 	struct wqcompat_work26_rec *rec;
 	void *pwq;		/* queued there; NULL: running */
 	void *own;		/* the caller's pool_workqueue */
+	int slot;		/* running: the run's slot, or -1: by counts */
+	unsigned long ended;	/* the slot's ended count when noted */
 	u32 done;		/* its runs finished when noted */
 	u32 active;		/* and in progress (the caller's own too) */
 };
@@ -96,7 +99,7 @@ static LIST_HEAD(w26_self_flushes);
 static void w26_note_one(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_self_flush *sf = arg;
-	struct w26_noted n = { .rec = rec, .own = sf->own };
+	struct w26_noted n = { .rec = rec, .own = sf->own, .slot = -1 };
 	struct task_struct *hand;
 	unsigned long runs, own;
 	bool ours;
@@ -117,8 +120,9 @@ static void w26_note_one(struct wqcompat_work26_rec *rec, void *arg)
 		hand = READ_ONCE(rec->hand_task);
 		if (n.active <= own)
 			return;
-		if (READ_ONCE(rec->run_wq) != sf->wq &&
-		    READ_ONCE(rec->run_wq) != W26_RUN_WQ_MIXED &&
+		/* a worker's run on @wq: that run alone is waited for */
+		n.slot = w26_run_slot_on(rec, sf->wq, &n.ended);
+		if (n.slot < 0 && !atomic_read(&rec->run_overflow) &&
 		    !(hand && hand != current &&
 		      READ_ONCE(rec->hand_wq) == sf->wq))
 			return;	/* running, but not on @wq */
@@ -138,7 +142,9 @@ static bool w26_noted_over(struct w26_noted *n)
 	struct wqcompat_work26_rec *rec = n->rec;
 	unsigned long runs = atomic_long_read(&rec->runs);
 
-	if (!n->pwq)
+	if (!n->pwq && n->slot >= 0)
+		return READ_ONCE(rec->run_slots[n->slot].ended) != n->ended;
+	if (!n->pwq)	/* by hand, or runs on more queues than slots */
 		return w26_runs_over(rec, n->done, n->active, w26_own_runs(rec));
 	if ((u32)((runs >> 32) - n->done) > n->active)
 		return true;
@@ -166,12 +172,21 @@ static bool w26_noted_over(struct w26_noted *n)
 static void w26_wait_noted(struct w26_noted *n)
 {
 	struct wqcompat_work26_rec *rec = n->rec;
+	unsigned long since = jiffies;
+	bool told = false;
 
 	atomic_inc(&rec->waiters);
 	smp_mb__after_atomic();	/* pairs with w26_run_end() */
 	while (READ_ONCE(rec->hand_task) != current &&
-	       !wait_var_event_timeout(&rec->runs, w26_noted_over(n), HZ / 10))
-		;
+	       !wait_var_event_timeout(&rec->runs, w26_noted_over(n), HZ / 10)) {
+		/* its sleeps are short: the hung-task check would not say */
+		if (!told && time_after(jiffies, since + 60 * HZ)) {
+			told = true;
+			pr_warn("wqcompat: flush_workqueue() from a handler has waited 60 s for legacy work %ps (%s)\n",
+				READ_ONCE(rec->func),
+				n->pwq ? "queued" : "running");
+		}
+	}
 	atomic_dec(&rec->waiters);
 }
 

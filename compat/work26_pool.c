@@ -168,7 +168,8 @@ static void w26_rec_fresh(struct wqcompat_work26_rec *rec)
 	rec->releasing = false;
 	rec->going_busy = 0;
 	rec->owner = NULL;
-	rec->run_wq = NULL;
+	memset(rec->run_slots, 0, sizeof(rec->run_slots));
+	atomic_set(&rec->run_overflow, 0);
 	rec->hand_wq = NULL;
 	rec->hand_task = NULL;
 	rec->func = NULL;

@@ -78,8 +78,33 @@ static inline void w26_get_handler(struct wqcompat_work26_rec *rec,
 #define W26_RUN_ACTIVE	0xffffffffUL
 #define W26_RUN_DONE	(1UL << 32)
 
-/* wqcompat_work26_rec.run_wq while workers run it on several queues */
-#define W26_RUN_WQ_MIXED ((struct workqueue_struct *)1UL)
+/*
+ * Is a worker's run of @rec on @wq in progress?  Its slot, with the count
+ * of runs that slot saw end in @ended (the run is over once that moves),
+ * or -1.  Any context.
+ */
+static inline int w26_run_slot_on(struct wqcompat_work26_rec *rec,
+				  struct workqueue_struct *wq,
+				  unsigned long *ended)
+{
+	struct wqcompat_w26_run_slot *slot;
+	unsigned long e;
+	int i;
+
+	for (i = 0; i < WQCOMPAT_W26_RUN_SLOTS; i++) {
+		slot = &rec->run_slots[i];
+		/* a seqcount: the slot's owner moves @ended, then frees it */
+		e = smp_load_acquire(&slot->ended);
+		if (READ_ONCE(slot->wq) != wq)
+			continue;
+		smp_rmb();
+		if (READ_ONCE(slot->ended) == e) {
+			*ended = e;
+			return i;
+		}
+	}
+	return -1;
+}
 
 /* Runs of @rec's handler in progress, by a worker or by hand. */
 static inline unsigned long w26_runs_active(struct wqcompat_work26_rec *rec)

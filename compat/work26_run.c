@@ -219,13 +219,33 @@ static noinline void w26_wait_hand(struct wqcompat_work26_rec *rec)
 }
 
 /*
- * A worker's run begins: counted, then no run by hand may be in progress
- * (see the theory); and the queue it runs on noted for a flush from
- * another handler of that queue, which waits for it (work26_flush.c).
+ * A run that begins beside others (on other queues) takes a free slot of
+ * 1.. with a cmpxchg, or counts as overflow: -1.
  */
-static __always_inline void w26_worker_run_begin(struct wqcompat_work26_rec *rec)
+static noinline int w26_run_slot_take_shared(struct wqcompat_work26_rec *rec,
+					     struct workqueue_struct *wq)
 {
-	struct workqueue_struct *wq, *was;
+	int i;
+
+	for (i = 1; i < WQCOMPAT_W26_RUN_SLOTS; i++)
+		if (!cmpxchg(&rec->run_slots[i].wq, NULL, wq))
+			return i;
+	atomic_inc(&rec->run_overflow);
+	return -1;
+}
+
+/*
+ * A worker's run begins: counted, then no run by hand may be in progress
+ * (see the theory); and the queue it runs on named in a slot for a flush
+ * from another handler of that queue, which waits for this run and for
+ * none on other queues (work26_flush.c).  A run alone (none other in
+ * progress) takes slot 0 with a store: every run that ended freed its slot
+ * before its count went down, and this run's count is fully ordered.
+ * Return: the slot, for w26_worker_run_end().
+ */
+static __always_inline int w26_worker_run_begin(struct wqcompat_work26_rec *rec)
+{
+	struct workqueue_struct *wq;
 	unsigned long before;
 
 	/* Fully ordered: counted before @hand_task is read. */
@@ -235,11 +255,29 @@ static __always_inline void w26_worker_run_begin(struct wqcompat_work26_rec *rec
 	if (unlikely(atomic_read(&rec->waiters)))
 		wake_up_var(&rec->runs);	/* w26_wait_queued(): it began */
 	wq = w26_worker_wq(true);
-	was = READ_ONCE(rec->run_wq);
-	if (unlikely(before & W26_RUN_ACTIVE) && was != wq)
-		wq = W26_RUN_WQ_MIXED;	/* runs on several queues at once */
-	if (was != wq)
-		WRITE_ONCE(rec->run_wq, wq);
+	if (unlikely(before & W26_RUN_ACTIVE))
+		return w26_run_slot_take_shared(rec, wq);
+	WRITE_ONCE(rec->run_slots[0].wq, wq);
+	return 0;
+}
+
+/* The run ends: its slot freed (after its end is counted in it), then counted. */
+static __always_inline void w26_worker_run_end(struct wqcompat_work26_rec *rec,
+					       int slot)
+{
+	struct wqcompat_w26_run_slot *s;
+
+	if (unlikely(slot < 0)) {
+		atomic_dec(&rec->run_overflow);
+	} else {
+		s = &rec->run_slots[slot];
+		/* only the slot's owner writes @ended */
+		smp_store_release(&s->ended, s->ended + 1);
+		smp_wmb();	/* then free: w26_run_slot_on() */
+		WRITE_ONCE(s->wq, NULL);
+	}
+	smp_mb__before_atomic();	/* freed before the count goes down */
+	w26_run_end(rec, true);
 }
 
 /**
@@ -256,19 +294,20 @@ void w26_shadow_fn(struct work_struct *shadow)
 		container_of(shadow, struct wqcompat_work26_rec, dwork.work);
 	void (*func)(void *data);
 	void *data;
+	int slot;
 
 	if (unlikely(READ_ONCE(rec->kind) == W26_PLAIN)) {
 		w26_plain_run(rec);
 		return;
 	}
-	w26_worker_run_begin(rec);
+	slot = w26_worker_run_begin(rec);
 	w26_get_handler(rec, &func, &data);
 	if (likely(func))
 		func(data);
 	else
 		pr_err_ratelimited("wqcompat: legacy work %p has no handler (INIT_WORK with NULL?): not run\n",
 				   READ_ONCE(rec->item));
-	w26_run_end(rec, true);
+	w26_worker_run_end(rec, slot);
 }
 
 /* ------------------------------------------------------------------ */

@@ -22,9 +22,12 @@ struct task_struct;
  * struct wqcompat_work26_rec - what 2.6 kept inside struct work_struct
  * @item:	the driver's work_struct bound to this record, or NULL;
  *		written under w26_lock, read locklessly by the fast paths
- * @run_wq:	the workqueue of the workers' runs in progress, or
- *		W26_RUN_WQ_MIXED while they run on several (work26_run.c);
- *		a flush from another handler of that queue waits for them
+ * @run_slots:	the workqueue of each worker's run in progress, one slot
+ *		per run, and how many runs each slot saw end (work26_run.c):
+ *		a flush from another handler of that queue waits for that
+ *		run, and for none on other queues
+ * @run_overflow: workers' runs in progress that found no free slot (on
+ *		more queues at once than there are slots)
  * @hand_wq:	the workqueue a run by hand took it from
  * @runs:	runs of the handler in progress (low 32 bits), by a worker or
  *		by hand (a flush from a handler on its own queue runs items
@@ -50,9 +53,18 @@ struct task_struct;
  * @next_free:	on the free list
  * @dwork:	the shadow: the only work item the kernel sees
  */
+/* Workers' runs of one record on different queues at once, named. */
+#define WQCOMPAT_W26_RUN_SLOTS	3
+
+struct wqcompat_w26_run_slot {
+	struct workqueue_struct *wq;	/* NULL: free */
+	unsigned long ended;		/* runs in this slot that ended */
+};
+
 struct wqcompat_work26_rec {
 	struct work_struct *item;
-	struct workqueue_struct *run_wq;
+	struct wqcompat_w26_run_slot run_slots[WQCOMPAT_W26_RUN_SLOTS];
+	atomic_t run_overflow;
 	struct workqueue_struct *hand_wq;
 	atomic_long_t runs;
 	atomic_t waiters;

@@ -3,10 +3,15 @@
 # Guest scenario for `wqport test`: the soak (wqcompat_soak.ko).  It runs
 # while it loads, until CYCLES items ran: wqport.soak_cycles=N on the
 # kernel command line (make soak), else the module's default.
+# wqport.soak_stress=1 (make soak) adds flushes from handlers and CPU
+# hotplug.
 cycles=$(sed -n 's/.*wqport\.soak_cycles=\([0-9]*\).*/\1/p' /proc/cmdline)
+stress=
+grep -q 'wqport\.soak_stress=1' /proc/cmdline && stress="flushes=Y hotplug=Y"
 echo "1..2"
-if insmod /modules/wqcompat_soak.ko ${cycles:+cycles=$cycles}; then
-	echo "ok 1 insmod wqcompat_soak${cycles:+ cycles=$cycles}"
+# shellcheck disable=SC2086 # $stress: parameters, split on purpose
+if insmod /modules/wqcompat_soak.ko ${cycles:+cycles=$cycles} $stress; then
+	echo "ok 1 insmod wqcompat_soak${cycles:+ cycles=$cycles}${stress:+ $stress}"
 else
 	echo "not ok 1 insmod wqcompat_soak"
 fi

@@ -1,18 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The soak: eight producers at once, six threads (one or more per CPU), a
- * timer and a hard-IRQ hrtimer, queue, arm and cancel the same legacy work
- * items, 2.4 and 2.6, through wqcompat.ko, until @cycles items have run.
- * Then everything is quiesced and counted exactly, per item: every call
- * that returned "newly queued" is matched by one run, or by one cancel
- * that returned nonzero.
+ * The soak: eight producers at once, six threads, a timer and a hard-IRQ
+ * hrtimer, queue, arm and cancel the same legacy work items, 2.4 and 2.6,
+ * through wqcompat.ko, until @cycles items have run.  With @flushes, some
+ * handlers flush: the items of a single-thread queue flush that queue from
+ * inside (2.6 ran the items behind them by hand), the others flush that
+ * queue or the events queue from outside.  With @hotplug, a thread takes
+ * the last CPU offline and back meanwhile.  Then everything is quiesced and counted
+ * exactly, per item: every call that returned "newly queued" is matched
+ * by one run, or by one cancel that returned nonzero.
+ *
+ * Only flushes that 2.6 could not deadlock on are made: a handler flushes
+ * its own queue only on the single-thread queue (two handlers of one
+ * per-CPU queue that flush it at once each wait for the other, on 2.6
+ * too), and no queue is flushed from a queue that it flushes.
  *
  * It runs while the module loads and leaves its verdict in the parameter
  * "result" (soak.sh prints it as KTAP).  make check runs the default
- * 100,000 cycles; make soak runs 1,000,000 or more.
+ * 100,000 cycles; make soak runs 1,000,000 or more, with @flushes and
+ * @hotplug.
  */
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/hardirq.h>
 #include <linux/hrtimer.h>
@@ -32,12 +42,22 @@ static unsigned long cycles = 100000;
 module_param(cycles, ulong, 0444);
 MODULE_PARM_DESC(cycles, "stop once this many items ran (default 100000)");
 
-static char result[160] = "not run";
+static bool flushes;
+module_param(flushes, bool, 0444);
+MODULE_PARM_DESC(flushes, "handlers flush queues, their own included (make soak: Y)");
+
+static bool hotplug;
+module_param(hotplug, bool, 0444);
+MODULE_PARM_DESC(hotplug, "take the last CPU offline and back during the soak (make soak: Y)");
+
+static char result[256] = "not run";
 module_param_string(result, result, sizeof(result), 0444);
 
 #define SOAK_THREADS	6
 #define SOAK_PRODUCERS	(SOAK_THREADS + 2)	/* + a timer, an hrtimer */
 #define SOAK_ITEMS	32
+#define SOAK_ST_ITEMS	4	/* the first items: on the single-thread queue */
+#define SOAK_FLUSH_EVERY 16	/* runs of an item between its flushes */
 
 struct soak_count {
 	atomic_long_t queued;		/* calls that returned "newly queued" */
@@ -48,6 +68,7 @@ struct soak_count {
 struct soak_w26 {
 	struct work_struct work;
 	struct soak_count c;
+	bool st;			/* queued on the single-thread queue only */
 };
 
 struct soak_tq {
@@ -57,6 +78,7 @@ struct soak_tq {
 
 static struct soak {
 	struct workqueue_struct *wq;
+	struct workqueue_struct *st;	/* single-thread: handlers flush it */
 	struct soak_w26 w26[SOAK_ITEMS];
 	struct soak_tq tq[SOAK_ITEMS];
 	atomic_long_t ran;		/* all runs, 2.4 and 2.6 */
@@ -68,6 +90,9 @@ static struct soak {
 	struct timer_list timer;
 	u32 hrt_seed, timer_seed;
 	atomic_t irq_ops;		/* ops made in hard IRQ */
+	atomic_long_t self_flushes, flushes;
+	atomic_t hotplugs;		/* CPUs taken offline and back */
+	struct task_struct *hotplug_task;
 } *soak;
 
 /* get_random_u32() takes a spinlock_t, which hard IRQ may not. */
@@ -84,9 +109,22 @@ static u32 soak_rand(u32 *state)
 static void soak_w26_fn(void *data)
 {
 	struct soak_w26 *it = data;
+	long run = atomic_long_inc_return(&it->c.runs);
 
-	atomic_long_inc(&it->c.runs);
 	atomic_long_inc(&soak->ran);
+	if (!flushes || run % SOAK_FLUSH_EVERY)
+		return;
+	if (it->st) {
+		/* its own queue: the items behind it run here, by hand */
+		flush_workqueue(soak->st);
+		atomic_long_inc(&soak->self_flushes);
+	} else if (current_is_keventd()) {
+		flush_workqueue(soak->st);
+		atomic_long_inc(&soak->flushes);
+	} else {
+		flush_scheduled_work();
+		atomic_long_inc(&soak->flushes);
+	}
 }
 
 static void soak_tq_fn(void *data)
@@ -106,13 +144,15 @@ static void soak_op(u32 r, int producer)
 
 	switch ((r >> 8) % 7) {
 	case 0:
-		ok = queue_work(soak->wq, &w->work);
+		ok = queue_work(w->st ? soak->st : soak->wq, &w->work);
 		break;
 	case 1:
-		ok = queue_delayed_work(soak->wq, &w->work, (r >> 16) % 3);
+		ok = queue_delayed_work(w->st ? soak->st : soak->wq, &w->work,
+					(r >> 16) % 3);
 		break;
 	case 2:
-		ok = schedule_work(&w->work);
+		ok = w->st ? queue_work(soak->st, &w->work) :
+			     schedule_work(&w->work);
 		break;
 	case 3:
 		if (cancel_delayed_work(&w->work))
@@ -185,6 +225,25 @@ static void soak_timer(struct timer_list *t)
 	mod_timer(&soak->timer, jiffies + 1);
 }
 
+/* Take the last CPU offline and back, a tenth of a second apart. */
+static int soak_hotplug(void *arg)
+{
+	unsigned int cpu = (long)arg;
+
+	while (!kthread_should_stop()) {
+		if (!soak_done() && !remove_cpu(cpu)) {
+			schedule_timeout_interruptible(HZ / 10);
+			if (add_cpu(cpu))
+				pr_err("wqcompat_soak: CPU %u did not come back\n",
+				       cpu);
+			else
+				atomic_inc(&soak->hotplugs);
+		}
+		schedule_timeout_interruptible(HZ / 10);
+	}
+	return 0;
+}
+
 /* Wait for a count to reach a value: a state, bounded by 60 s. */
 static bool soak_settle(atomic_long_t *have, long want)
 {
@@ -219,16 +278,21 @@ static int __init soak_init(void)
 	u64 t0 = ktime_get_ns();
 	long runs, ops = 0;
 	int i, bad;
+	bool hot;
 
 	soak = kzalloc(sizeof(*soak), GFP_KERNEL);
 	if (!soak)
 		return -ENOMEM;
 	soak->wq = create_workqueue("wqcompat_soak");
-	if (!soak->wq) {
+	soak->st = create_singlethread_workqueue("wqcompat_soak_st");
+	if (!soak->wq || !soak->st) {
+		if (soak->wq)
+			destroy_workqueue(soak->wq);
 		kfree(soak);
 		return -ENOMEM;
 	}
 	for (i = 0; i < SOAK_ITEMS; i++) {
+		soak->w26[i].st = i < SOAK_ST_ITEMS;
 		INIT_WORK(&soak->w26[i].work, soak_w26_fn, &soak->w26[i]);
 		INIT_TQUEUE(&soak->tq[i].tq, soak_tq_fn, &soak->tq[i]);
 	}
@@ -254,11 +318,18 @@ static int __init soak_init(void)
 				complete(&soak->threads_done);
 			continue;
 		}
-		kthread_bind(task, i % num_online_cpus());
+		if (!hotplug)	/* else the scheduler spreads them */
+			kthread_bind(task, i % num_online_cpus());
 		wake_up_process(task);
 	}
+	if (hotplug && IS_ENABLED(CONFIG_HOTPLUG_CPU) && num_online_cpus() > 1)
+		soak->hotplug_task = kthread_run(soak_hotplug,
+						 (void *)(long)(nr_cpu_ids - 1),
+						 "wqcompat_soak_hp");
 	wait_for_completion(&soak->threads_done);
 	WRITE_ONCE(soak->stop, true);
+	if (!IS_ERR_OR_NULL(soak->hotplug_task))
+		kthread_stop(soak->hotplug_task);
 	hrtimer_cancel(&soak->hrt);
 	timer_delete_sync(&soak->timer);
 
@@ -266,6 +337,7 @@ static int __init soak_init(void)
 	for (i = 0; i < SOAK_ITEMS; i++)
 		if (cancel_delayed_work(&soak->w26[i].work))
 			atomic_long_inc(&soak->w26[i].c.cancelled);
+	flush_workqueue(soak->st);
 	flush_workqueue(soak->wq);
 	flush_scheduled_work();
 	flush_scheduled_tasks();
@@ -273,18 +345,26 @@ static int __init soak_init(void)
 	for (i = 0; i < SOAK_PRODUCERS; i++)
 		ops += atomic_long_read(&soak->ops[i]);
 
+	hot = !IS_ERR_OR_NULL(soak->hotplug_task);
 	snprintf(result, sizeof(result),
-		 "%s: %ld items ran from %d producers (%d threads, a timer, a hard-IRQ hrtimer: %d ops in hard IRQ), %ld calls, %llu s, %d items miscounted",
-		 bad || runs < (long)cycles || !atomic_read(&soak->irq_ops) ?
-		 "not ok" : "ok",
+		 "%s: %ld items ran from %d producers (%d threads, a timer, a hard-IRQ hrtimer: %d ops in hard IRQ), %ld calls, %ld flushes from handlers (%ld of their own queue), %d CPU hotplugs, %llu s, %d items miscounted",
+		 bad || runs < (long)cycles || !atomic_read(&soak->irq_ops) ||
+		 (flushes && (!atomic_long_read(&soak->self_flushes) ||
+			      !atomic_long_read(&soak->flushes))) ||
+		 (hot && !atomic_read(&soak->hotplugs)) ? "not ok" : "ok",
 		 runs, SOAK_PRODUCERS, SOAK_THREADS, atomic_read(&soak->irq_ops),
-		 ops, div_u64(ktime_get_ns() - t0, NSEC_PER_SEC), bad);
+		 ops, atomic_long_read(&soak->flushes) +
+		 atomic_long_read(&soak->self_flushes),
+		 atomic_long_read(&soak->self_flushes),
+		 atomic_read(&soak->hotplugs),
+		 div_u64(ktime_get_ns() - t0, NSEC_PER_SEC), bad);
 	pr_info("wqcompat_soak: %s\n", result);
 	return 0;
 }
 
 static void __exit soak_exit(void)
 {
+	destroy_workqueue(soak->st);
 	destroy_workqueue(soak->wq);
 	kfree(soak);
 }

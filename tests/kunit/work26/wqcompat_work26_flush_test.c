@@ -710,6 +710,87 @@ static void w26_n4_hardirq_burst_every_first_queueing_runs(struct kunit *test)
 	kvfree(b->runs);
 }
 
+/* ------------------------------------------------------------------ */
+/* A flush never waits for an item that runs only on other queues */
+
+struct w26f_two {
+	struct work_struct x, s;
+	struct workqueue_struct *wq, *st;
+	atomic_t x_in;
+	struct completion x_both, s_flushed;
+	atomic_t x_saw_flush;		/* runs of x that saw s's flush return */
+	atomic_t x_done;
+	wait_queue_head_t waitq;
+};
+
+static void w26f_two_x_fn(void *data)
+{
+	struct w26f_two *t = data;
+
+	if (atomic_inc_return(&t->x_in) == 2)
+		complete_all(&t->x_both);
+	wake_up(&t->waitq);
+	wait_for_completion_timeout(&t->x_both, W26F_WAIT);
+	/* both runs wait for the flush of a third queue, bounded */
+	if (wait_for_completion_timeout(&t->s_flushed, 10 * HZ))
+		atomic_inc(&t->x_saw_flush);
+	atomic_inc(&t->x_done);
+	wake_up(&t->waitq);
+}
+
+static void w26f_two_s_fn(void *data)
+{
+	struct w26f_two *t = data;
+
+	flush_workqueue(t->st);		/* its own queue */
+	complete_all(&t->s_flushed);
+}
+
+/*
+ * An item runs on two queues at once (a private queue and events, on two
+ * CPUs, each run waiting for the other to begin), and both runs wait for a handler
+ * of a third, single-thread queue to flush that queue.  2.6's flush of a
+ * queue waited only for what was on that queue: the flush returns, the
+ * runs see it.  Before, the shim knew only that the item ran "on several
+ * queues" and waited for it: each waited for the other, until the runs'
+ * 10 s bound.
+ */
+static void w26_flush_ignores_an_item_running_on_two_other_queues(struct kunit *test)
+{
+	struct w26f_two *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	unsigned int cpus[2];
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	cpus[0] = cpumask_first(cpu_online_mask);
+	cpus[1] = cpumask_next(cpus[0], cpu_online_mask);
+	KUNIT_ASSERT_LT(test, cpus[1], nr_cpu_ids);	/* two CPUs */
+	t->wq = create_workqueue("w26f_two");
+	t->st = create_singlethread_workqueue("w26f_two_st");
+	KUNIT_ASSERT_NOT_NULL(test, t->wq);
+	KUNIT_ASSERT_NOT_NULL(test, t->st);
+	init_completion(&t->x_both);
+	init_completion(&t->s_flushed);
+	init_waitqueue_head(&t->waitq);
+	INIT_WORK(&t->x, w26f_two_x_fn, t);
+	INIT_WORK(&t->s, w26f_two_s_fn, t);
+	/* one pool per CPU: a run on each CPU's, so that they overlap */
+	KUNIT_ASSERT_TRUE(test, queue_work_on(cpus[0], t->wq, &t->x));
+	/* once the first run began (no longer pending), on events too */
+	KUNIT_ASSERT_TRUE(test, wait_event_timeout(t->waitq,
+			  atomic_read(&t->x_in) >= 1, W26F_WAIT));
+	KUNIT_ASSERT_TRUE(test, schedule_work_on(cpus[1], &t->x));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&t->x_both,
+							    W26F_WAIT));
+	KUNIT_ASSERT_TRUE(test, queue_work(t->st, &t->s));
+	KUNIT_ASSERT_TRUE(test, wait_event_timeout(t->waitq,
+			  atomic_read(&t->x_done) == 2, 60 * HZ));
+	KUNIT_EXPECT_EQ(test, atomic_read(&t->x_saw_flush), 2);
+	flush_workqueue(t->st);
+	flush_scheduled_work();
+	destroy_workqueue(t->st);
+	destroy_workqueue(t->wq);
+}
+
 static struct kunit_case w26f_cases[] = {
 	KUNIT_CASE(w26_n4_hardirq_burst_every_first_queueing_runs),
 	KUNIT_CASE(w26_n2_flush_never_runs_an_item_beside_itself),
@@ -720,6 +801,7 @@ static struct kunit_case w26f_cases[] = {
 	KUNIT_CASE(w26_n5_own_queue_is_the_run_s),
 	KUNIT_CASE(w26_n6_flush_after_its_cpu_went_offline),
 	KUNIT_CASE(w26_n1_outside_flush_never_returns_while_its_item_runs),
+	KUNIT_CASE(w26_flush_ignores_an_item_running_on_two_other_queues),
 	{}
 };
 
