@@ -38,6 +38,34 @@ wqport_wait_content() {
 	return 1
 }
 
+# wqport_wait_change FILE FROM [TENTHS]: poll FILE until it no longer reads
+# FROM, at most TENTHS tenths of a second (default 300).  Return 0 when it
+# does; else say so and return 1.
+wqport_wait_change() {
+	_wq_i=0
+	while [ "$_wq_i" -lt "${3:-300}" ]; do
+		[ "$(cat "$1" 2>/dev/null)" != "$2" ] && return 0
+		sleep 0.1
+		_wq_i=$((_wq_i + 1))
+	done
+	echo "$1 is still \"$2\""
+	return 1
+}
+
+# wqport_wait_at_least FILE N [TENTHS]: poll FILE, a number, until it is at
+# least N, at most TENTHS tenths of a second (default 300).  Return 0 when
+# it is; else print what FILE holds and return 1.
+wqport_wait_at_least() {
+	_wq_i=0
+	while [ "$_wq_i" -lt "${3:-300}" ]; do
+		[ "$(cat "$1" 2>/dev/null)" -ge "$2" ] 2>/dev/null && return 0
+		sleep 0.1
+		_wq_i=$((_wq_i + 1))
+	done
+	echo "$1 is \"$(cat "$1" 2>/dev/null)\", less than $2"
+	return 1
+}
+
 # wqport_wait_chardev PATH [TENTHS]: wait for devtmpfs to make the character
 # device PATH (as udev users did), at most TENTHS tenths of a second
 # (default 50).  Return 0 when it is there; else say so and return 1.

@@ -20,15 +20,8 @@ echo N > /sys/module/wqcompat/parameters/misuse_warn
 wqport_check "insmod queuer" insmod /modules/wqcompat_tq_queuer.ko
 wqport_check "insmod $M" insmod /modules/$M.ko
 # the task has run from tq_timer: the queuer and tq_timer both work
-ran() {
-	i=0
-	while [ "$(cat $P/runs)" -lt 3 ] && [ $i -lt 200 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ "$(cat $P/runs)" -ge 3 ]
-}
-wqport_check "the owner's task ran from tq_timer, 3 times" ran
+wqport_check "the owner's task ran from tq_timer, 3 times" \
+	wqport_wait_at_least $P/runs 3
 echo 0,0,100000 > $D
 wqport_check "rmmod $M ends while its task is queued every jiffy" rmmod $M
 echo 0,0,0 > $D

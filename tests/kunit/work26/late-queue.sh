@@ -14,29 +14,14 @@ P=/sys/module/wqcompat_w26_latecomer/parameters
 n=0 failed=0
 . /lib/wqport.sh
 
-# poll_for FILE WANT: up to 30 s
-poll_for() {
-	i=0
-	while [ "$(cat "$1")" != "$2" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ "$(cat "$1")" = "$2" ]
-}
-
 echo "1..7"
 echo N > /sys/module/wqcompat/parameters/work26_unload_warn
 wqport_check "insmod quitter" insmod /modules/wqcompat_w26_quitter.ko
 wqport_check "insmod latecomer" insmod /modules/wqcompat_w26_latecomer.ko
 echo 1 > $P/queue
-wqport_check "the queueing is held after its check" poll_for $P/in_hook Y
+wqport_check "the queueing is held after its check" wqport_wait_content $P/in_hook Y
 wqport_check "rmmod quitter meanwhile" rmmod wqcompat_w26_quitter
-poll_for $P/in_hook N
-i=0
-while [ "$(cat $P/result)" = "not queued" ] && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wqport_wait_change $P/result "not queued"
 result=$(cat $P/result)
 wqport_check "the queueing returned: $result" [ "${result%% *}" = ok ]
 wqport_check "rmmod latecomer" rmmod wqcompat_w26_latecomer

@@ -21,27 +21,13 @@ wqport_check "insmod armer" insmod /modules/wqcompat_w26_armer.ko
 before=$(cat $P/hits)
 echo 0,0,0,0,0,0,0,0,0,5000000 > $D
 echo 1 > $P/cancel
-held() {
-	i=0
-	while [ "$(cat $P/hits)" -le "$before" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ "$(cat $P/hits)" -gt "$before" ]
-}
-wqport_check "the cancel won and is held at the delay point" held
+wqport_check "the cancel won and is held at the delay point" \
+	wqport_wait_at_least $P/hits $((before + 1))
 wqport_check "rmmod armer while the cancel is held" rmmod wqcompat_w26_armer
 # the window was hit: the cancel has not returned yet
 wqport_check "the unload ended before the cancel did" \
 	[ "$(cat $P/result)" = "not cancelled" ]
-done_() {
-	i=0
-	while [ "$(cat $P/result)" = "not cancelled" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
-done_
+wqport_wait_change $P/result "not cancelled"
 echo 0,0,0,0,0,0,0,0,0,0 > $D
 result=$(cat $P/result)
 wqport_check "cancelled, not pending, queued and ran: $result" \

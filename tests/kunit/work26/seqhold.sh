@@ -16,23 +16,13 @@ P=/sys/module/wqcompat_w26_seqhold/parameters
 n=0 failed=0
 . /lib/wqport.sh
 
-# poll_for FILE WANT: up to 30 s
-poll_for() {
-	i=0
-	while [ "$(cat "$1")" != "$2" ] && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ "$(cat "$1")" = "$2" ]
-}
-
 echo "1..6"
 wqport_check "insmod bystander" insmod /modules/wqcompat_w26_bystander.ko
 wqport_check "insmod seqhold" insmod /modules/wqcompat_w26_seqhold.ko
 echo 1 > $P/hold
-wqport_check "a CPU holds the seqcount odd" poll_for $P/holding Y
+wqport_check "a CPU holds the seqcount odd" wqport_wait_content $P/holding Y
 wqport_check "rmmod bystander meanwhile" rmmod wqcompat_w26_bystander
-poll_for $P/done Y
+wqport_wait_content $P/done Y
 result=$(cat $P/result)
 wqport_check "the unload looked inside the hold, every item ran once: $result" \
 	[ "${result%% *}" = ok ]
