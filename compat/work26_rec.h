@@ -97,7 +97,7 @@ static inline int w26_run_slot_on(struct wqcompat_work26_rec *rec,
 		e = smp_load_acquire(&slot->ended);
 		if (READ_ONCE(slot->wq) != wq)
 			continue;
-		smp_rmb();
+		smp_rmb();	/* @wq read before @ended again */
 		if (READ_ONCE(slot->ended) == e) {
 			*ended = e;
 			return i;

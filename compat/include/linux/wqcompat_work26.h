@@ -18,6 +18,14 @@
 struct module;
 struct task_struct;
 
+/* Workers' runs of one record on different queues at once, named. */
+#define WQCOMPAT_W26_RUN_SLOTS	3
+
+struct wqcompat_w26_run_slot {
+	struct workqueue_struct *wq;	/* NULL: free */
+	unsigned long ended;		/* runs in this slot that ended */
+};
+
 /**
  * struct wqcompat_work26_rec - what 2.6 kept inside struct work_struct
  * @item:	the driver's work_struct bound to this record, or NULL;
@@ -53,14 +61,6 @@ struct task_struct;
  * @next_free:	on the free list
  * @dwork:	the shadow: the only work item the kernel sees
  */
-/* Workers' runs of one record on different queues at once, named. */
-#define WQCOMPAT_W26_RUN_SLOTS	3
-
-struct wqcompat_w26_run_slot {
-	struct workqueue_struct *wq;	/* NULL: free */
-	unsigned long ended;		/* runs in this slot that ended */
-};
-
 struct wqcompat_work26_rec {
 	struct work_struct *item;
 	struct wqcompat_w26_run_slot run_slots[WQCOMPAT_W26_RUN_SLOTS];

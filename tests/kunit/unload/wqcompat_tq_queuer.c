@@ -4,9 +4,11 @@
  * from a timer, every jiffy, and goes on while the owner unloads: a 2.4
  * module that shares a task with another, or a timer the owner forgot.
  *
- * Two module notifiers frame the shim's (priority 0): the first (before
- * it) notes that the owner is going, the last (after it, when the shim's
- * rounds have ended, before the owner's memory is freed) stops the timer.
+ * The owner counts as going from the shim's start of its unload (the test
+ * build's delay point going_begin, counted) on: a queueing before that is
+ * listed and taken off by the unload's first round.  A module notifier
+ * after the shim's (when its rounds have ended, before the owner's memory
+ * is freed) stops the timer.
  * Parameters: "runs" (calls of the owner's routine), "queued" (queue_task
  * calls that returned 1), "going_queued" (of those, the ones made while
  * the owner was going), "going_listed" (of those, the ones after which the
@@ -21,10 +23,18 @@
 
 #include "wqcompat_tq_queuer.h"
 
+/* going_begin, in the order of compat/wqcompat_hooks.h */
+#define GOING_BEGIN	2
+
+/* The shim's hit counts, in its test build only (compat/hooks.c). */
+int wqcompat_test_hits(unsigned int point);
+
 static struct tq_struct *queuer_task;
 static struct module *queuer_owner;
 static struct timer_list queuer_timer;
-static bool queuer_going, queuer_stop;
+static bool queuer_stop;
+static int (*queuer_hits)(unsigned int point);
+static int queuer_base = INT_MAX;	/* going_begin's count before */
 
 static int runs, queued, going_queued, going_listed;
 static bool stopped;
@@ -40,7 +50,7 @@ static void queuer_timer_fn(struct timer_list *t)
 		return;
 	if (queue_task(queuer_task, &tq_timer)) {
 		queued++;
-		if (READ_ONCE(queuer_going)) {
+		if (queuer_hits(GOING_BEGIN) > READ_ONCE(queuer_base)) {
 			going_queued++;
 			going_listed += test_bit(0, &queuer_task->sync);
 		}
@@ -78,7 +88,7 @@ static int queuer_first(struct notifier_block *nb, unsigned long state,
 			void *data)
 {
 	if (data == queuer_owner && state == MODULE_STATE_GOING)
-		WRITE_ONCE(queuer_going, true);
+		WRITE_ONCE(queuer_base, queuer_hits(GOING_BEGIN));
 	return NOTIFY_OK;
 }
 
@@ -108,13 +118,18 @@ static int __init queuer_init(void)
 {
 	int ret;
 
+	queuer_hits = symbol_get(wqcompat_test_hits);
+	if (!queuer_hits)
+		return -ENOENT;		/* the shim's test build is needed */
 	timer_setup(&queuer_timer, queuer_timer_fn, 0);
 	ret = register_module_notifier(&queuer_first_nb);
+	if (!ret) {
+		ret = register_module_notifier(&queuer_last_nb);
+		if (ret)
+			unregister_module_notifier(&queuer_first_nb);
+	}
 	if (ret)
-		return ret;
-	ret = register_module_notifier(&queuer_last_nb);
-	if (ret)
-		unregister_module_notifier(&queuer_first_nb);
+		symbol_put(wqcompat_test_hits);
 	return ret;
 }
 
@@ -124,6 +139,7 @@ static void __exit queuer_exit(void)
 	del_timer_sync(&queuer_timer);
 	unregister_module_notifier(&queuer_last_nb);
 	unregister_module_notifier(&queuer_first_nb);
+	symbol_put(wqcompat_test_hits);
 }
 
 module_init(queuer_init);
