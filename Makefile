@@ -11,7 +11,8 @@
 #   make check-kcsan  the shim's KUnit suites on the KCSAN debug kernel
 #   make check-tests  mutation testing of the suite: every mutant of
 #                     tests/mutants/compat must be killed (make check runs two)
-#   make soak         the shim's soak: 1,000,000 cycles from 8 producers
+#   make soak         the shim's soak: 1,000,000 cycles from 8 producers,
+#                     handlers flushing queues and a CPU going offline and back
 #                     (CYCLES=N, KERNEL=...)
 #   make lint         W=1 and sparse (C=2) builds, zero warnings, every kernel
 #   make bench        shim overhead (on both stock kernels), conversion speed,
