@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest scenario for `wqport test`, with the shim's test build (@hooks):
 # wqcompat_tq_queuer queues wqcompat_tq_owner's static task onto tq_timer
-# every jiffy, and goes on while the owner unloads (its exit forgets it).
+# every jiffy, and goes on into the owner's unload (its exit forgets it).
 # The delay point at the start of the unload holds it 100 ms, so that the
-# queuer queues the going module's task during it: each such queue_task()
-# must return 1 without listing the task (counted as taken off), and the
-# unload must end (before the fix its rounds kept finding the task and
-# rmmod never returned).  misuse_warn=N makes the shim's report one line.
+# queuer queues the going module's task during it (three times): each
+# such queue_task() must return 1 without listing the task (counted as
+# taken off), and the unload must end (before the fix each one listed the
+# task again for the unload's next round to find, so that a queueing every
+# jiffy could keep the rounds going).  misuse_warn=N makes the shim's
+# report one line.
 M=wqcompat_tq_owner
 P=/sys/module/wqcompat_tq_queuer/parameters
 D=/sys/module/wqcompat/parameters/test_delay_us

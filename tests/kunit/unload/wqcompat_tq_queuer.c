@@ -6,9 +6,10 @@
  *
  * The owner counts as going from the shim's start of its unload (the test
  * build's delay point going_begin, counted) on: a queueing before that is
- * listed and taken off by the unload's first round.  A module notifier
- * after the shim's (when its rounds have ended, before the owner's memory
- * is freed) stops the timer.
+ * listed and taken off by the unload's first round.  The timer stops
+ * after three queueings during the unload (inside the 100 ms the delay
+ * point holds it), and a module notifier after the shim's (when its rounds
+ * have ended, before the owner's memory is freed) makes sure it stopped.
  * Parameters: "runs" (calls of the owner's routine), "queued" (queue_task
  * calls that returned 1), "going_queued" (of those, the ones made while
  * the owner was going), "going_listed" (of those, the ones after which the
@@ -46,15 +47,28 @@ module_param(stopped, bool, 0444);
 
 static void queuer_timer_fn(struct timer_list *t)
 {
+	bool going;
+
 	if (READ_ONCE(queuer_stop))
 		return;
+	/* read first: the unload began before this queueing, not after */
+	going = queuer_hits(GOING_BEGIN) > READ_ONCE(queuer_base);
 	if (queue_task(queuer_task, &tq_timer)) {
 		queued++;
-		if (queuer_hits(GOING_BEGIN) > READ_ONCE(queuer_base)) {
+		if (going) {
 			going_queued++;
 			going_listed += test_bit(0, &queuer_task->sync);
 		}
 	}
+	/*
+	 * Three queueings inside the unload's first 100 ms (its delay
+	 * point) are enough; later ones could come after the shim's rounds
+	 * ended, and would list the task with its module's memory about
+	 * to be freed (a driver that keeps queueing a module's task past
+	 * its unload is broken on 2.4 too).
+	 */
+	if (going_queued >= 3)
+		return;
 	mod_timer(&queuer_timer, jiffies + 1);
 }
 
