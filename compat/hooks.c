@@ -12,7 +12,7 @@
 
 #include "wqcompat_hooks.h"
 
-#define HOOK_NAMES "tq_popped, schedule_task, going_begin, reclaim_gone, plain_taken, going_marked, queue_owned, hand_wait, flush_noted, plain_cancelled, destroy_timers"
+#define HOOK_NAMES "tq_popped, schedule_task, going_begin, reclaim_gone, plain_taken, going_marked, queue_owned, hand_wait, flush_noted, plain_cancelled, destroy_timers, run_begin, run_ended"
 
 static unsigned int test_delay_us[WQCOMPAT_HOOK_NR];
 static unsigned int test_delay_nr;

@@ -23,7 +23,9 @@
  *     @wq (its shadow's data word names it), or running in another worker
  *     of @wq (the run's slot names @wq: its runs on other queues are not
  *     waited for), or by hand in another task from @wq, is noted with its
- *     run counts.  Items queued or started later are not.
+ *     run counts.  One that a worker took up and has not yet counted as
+ *     begun is looked at again once it has (its queue is known then).
+ *     Items queued or started later are not.
  *  2. The items queued on the caller's own pool_workqueue run by hand, in
  *     the caller, pass after pass while a pass ran one (bounded), as
  *     2.6's run_workqueue() ran its list until it was empty.
@@ -47,6 +49,9 @@
  * the caller sleeps, before the pass reaches it or between the check and
  * the cancel: the pass then finds it gone or the cancel fails, and step 3
  * waits for that run (it was noted in step 1), as 2.6's flush would have.
+ * An own item queued behind a run of itself in another worker of @wq is
+ * not behind the caller either: the pass waits for that run and looks
+ * again.
  *
  * A run by hand is not taken inside a run by hand of the same item (2.6
  * recursed there, without bound), and runs by hand nest at most
@@ -95,17 +100,40 @@ struct w26_self_flush {
 /* Self-flushes in progress, for the depth of nesting; under w26_lock. */
 static LIST_HEAD(w26_self_flushes);
 
+/*
+ * The kernel's worker has @rec's shadow, but its run is not counted in
+ * @runs: the worker took the item off its queue and has not yet begun the
+ * run (w26_shadow_fn()), or ended it and has not yet returned.  Neither
+ * sleeps on anything: wait until the count moves or the kernel's worker
+ * is done with it.  A beginning wakes us; the rest is looked at every
+ * HZ / 10.
+ */
+static void w26_wait_uncounted(struct wqcompat_work26_rec *rec,
+			       unsigned long runs)
+{
+	atomic_inc(&rec->waiters);
+	smp_mb__after_atomic();	/* pairs with w26_worker_run_begin() */
+	while (!wait_var_event_timeout(&rec->runs,
+				       atomic_long_read(&rec->runs) != runs ||
+				       !((work_busy)(&rec->dwork.work) &
+					 WORK_BUSY_RUNNING), HZ / 10))
+		;
+	atomic_dec(&rec->waiters);
+}
+
 /* Step 1 for one record: does the flush wait for it? */
 static void w26_note_one(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_self_flush *sf = arg;
-	struct w26_noted n = { .rec = rec, .own = sf->own, .slot = -1 };
+	struct w26_noted n;
 	struct task_struct *hand;
 	unsigned long runs, own;
 	bool ours;
 
 	if (rec == sf->self || READ_ONCE(rec->kind) != W26_LEGACY)
 		return;
+again:
+	n = (struct w26_noted){ .rec = rec, .own = sf->own, .slot = -1 };
 	rcu_read_lock();	/* the pool_workqueue named stays (kfree_rcu) */
 	n.pwq = w26_queued_pwq(rec);
 	ours = n.pwq && (n.pwq == sf->own || w26_pwq_wq(n.pwq) == sf->wq);
@@ -118,8 +146,17 @@ static void w26_note_one(struct wqcompat_work26_rec *rec, void *arg)
 	if (!n.pwq) {
 		own = w26_own_runs(rec);
 		hand = READ_ONCE(rec->hand_task);
-		if (n.active <= own)
-			return;
+		if (n.active <= own) {
+			/*
+			 * Idle to the count; a worker that has it and has
+			 * not counted its run yet may run it for @wq, from
+			 * a queueing before this flush: know which first.
+			 */
+			if (!((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING))
+				return;
+			w26_wait_uncounted(rec, runs);
+			goto again;
+		}
 		/* a worker's run on @wq: that run alone is waited for */
 		n.slot = w26_run_slot_on(rec, sf->wq, &n.ended);
 		if (n.slot < 0 && !atomic_read(&rec->run_overflow) &&
@@ -190,6 +227,27 @@ static void w26_wait_noted(struct w26_noted *n)
 	atomic_dec(&rec->waiters);
 }
 
+/*
+ * Step 2 found an item queued on the own pool_workqueue with a run of it
+ * in progress, which it may not run beside.  A run in another worker of
+ * @wq (a queue of more active items): wait for it, then let the next pass
+ * look at the item again; on this queue a worker is free to take that
+ * queueing up, so it is not "behind the caller".  A run on another queue
+ * is not waited for (its handler may be flushing this very queue): the
+ * queueing runs after the caller, as step 3 says.
+ */
+static void w26_hand_busy(struct w26_self_flush *sf,
+			  struct wqcompat_work26_rec *rec)
+{
+	struct w26_noted n = { .rec = rec };
+
+	n.slot = w26_run_slot_on(rec, sf->wq, &n.ended);
+	if (n.slot < 0)
+		return;
+	w26_wait_noted(&n);
+	sf->ran++;
+}
+
 /* Step 2 for one record: run it here if it is queued on the own queue. */
 static void w26_hand_one(struct wqcompat_work26_rec *rec, void *arg)
 {
@@ -207,9 +265,8 @@ static void w26_hand_one(struct wqcompat_work26_rec *rec, void *arg)
 		w26_hand_run(rec);
 		sf->ran++;
 	} else if (took == W26_HAND_BUSY) {
-		/* a worker began it (more than one active item): wait for it */
 		w26_run_end(rec, false);
-		w26_wait_runs(rec);
+		w26_hand_busy(sf, rec);
 	}
 }
 

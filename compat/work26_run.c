@@ -300,6 +300,7 @@ void w26_shadow_fn(struct work_struct *shadow)
 		w26_plain_run(rec);
 		return;
 	}
+	wqcompat_test_delay(WQCOMPAT_HOOK_RUN_BEGIN);
 	slot = w26_worker_run_begin(rec);
 	w26_get_handler(rec, &func, &data);
 	if (likely(func))
@@ -308,6 +309,7 @@ void w26_shadow_fn(struct work_struct *shadow)
 		pr_err_ratelimited("wqcompat: legacy work %p has no handler (INIT_WORK with NULL?): not run\n",
 				   READ_ONCE(rec->item));
 	w26_worker_run_end(rec, slot);
+	wqcompat_test_delay(WQCOMPAT_HOOK_RUN_ENDED);
 }
 
 /* ------------------------------------------------------------------ */

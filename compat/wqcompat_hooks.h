@@ -37,6 +37,10 @@ enum wqcompat_hook {
 	WQCOMPAT_HOOK_PLAIN_CANCELLED,
 	/* destroy_workqueue() marked the queue dying, not yet at its timers */
 	WQCOMPAT_HOOK_DESTROY_TIMERS,
+	/* a worker got a legacy item's shadow, its run not yet counted */
+	WQCOMPAT_HOOK_RUN_BEGIN,
+	/* a worker's run of a legacy item is counted over, not yet returned */
+	WQCOMPAT_HOOK_RUN_ENDED,
 	WQCOMPAT_HOOK_NR
 };
 

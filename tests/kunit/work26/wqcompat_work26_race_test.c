@@ -25,8 +25,9 @@
 
 /* Delay points, in the order of compat/wqcompat_hooks.h. */
 enum { W26R_RECLAIM_GONE = 3, W26R_PLAIN_TAKEN = 4, W26R_HAND_WAIT = 7,
-       W26R_FLUSH_NOTED = 8, W26R_DESTROY_TIMERS = 10, W26R_POINTS = 11 };
-#define W26R_NO_DELAYS "0,0,0,0,0,0,0,0,0,0,0"
+       W26R_FLUSH_NOTED = 8, W26R_DESTROY_TIMERS = 10, W26R_RUN_BEGIN = 11,
+       W26R_RUN_ENDED = 12, W26R_POINTS = 13 };
+#define W26R_NO_DELAYS "0,0,0,0,0,0,0,0,0,0,0,0,0"
 #define W26R_HOLD_US 2000000
 
 /* The shim's hit counts, in its test build only (compat/hooks.c). */
@@ -374,6 +375,132 @@ static void w26_n8_flush_waits_for_an_own_item_a_worker_began(struct kunit *test
 }
 
 /*
+ * N2 on a queue of many active items per CPU (alloc_workqueue(), in
+ * half-converted code): X runs, queued again behind itself; F, a handler
+ * of the same queue and CPU, flushes it.  Every case below ends with the
+ * flush having waited for X's second queueing, queued before F was, and
+ * with X never run twice at once.
+ */
+struct w26r_n2m {
+	struct workqueue_struct *wq;
+	struct work_struct x, f;
+	struct task_struct *f_task;
+	int cpu;
+	atomic_t inside, most, runs;
+	int runs_at_return;
+	bool f_waits;		/* F waits for @f_go before it flushes */
+	struct completion x_in, x_go, f_in, f_go, flushed;
+};
+
+static void w26r_n2m_x(void *data)
+{
+	struct w26r_n2m *n = data;
+	int in = atomic_inc_return(&n->inside);
+	int run = atomic_inc_return(&n->runs);
+
+	if (in > atomic_read(&n->most))
+		atomic_set(&n->most, in);
+	if (run == 1) {
+		queue_work_on(n->cpu, n->wq, &n->x);	/* behind itself */
+		complete(&n->x_in);
+		wait_for_completion_timeout(&n->x_go, 60 * HZ);
+	}
+	atomic_dec(&n->inside);
+}
+
+static void w26r_n2m_f(void *data)
+{
+	struct w26r_n2m *n = data;
+
+	WRITE_ONCE(n->f_task, current);
+	complete(&n->f_in);
+	if (n->f_waits)
+		wait_for_completion_timeout(&n->f_go, 60 * HZ);
+	flush_workqueue(n->wq);
+	n->runs_at_return = atomic_read(&n->runs);
+	complete(&n->flushed);
+}
+
+static struct w26r_n2m *w26r_n2m_new(struct kunit *test)
+{
+	struct w26r_n2m *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	n->wq = alloc_workqueue("w26r_n2m", 0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, n->wq);
+	n->cpu = raw_smp_processor_id();
+	init_completion(&n->x_in);
+	init_completion(&n->x_go);
+	init_completion(&n->f_in);
+	init_completion(&n->f_go);
+	init_completion(&n->flushed);
+	INIT_WORK(&n->x, w26r_n2m_x, n);
+	INIT_WORK(&n->f, w26r_n2m_f, n);
+	queue_work_on(n->cpu, n->wq, &n->x);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->x_in, 30 * HZ));
+	return n;
+}
+
+static void w26r_n2m_end(struct kunit *test, struct w26r_n2m *n)
+{
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->flushed,
+							    60 * HZ));
+	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay_us", W26R_NO_DELAYS),
+			0);
+	/* the second queueing was before the flush: it had run */
+	KUNIT_EXPECT_GE(test, n->runs_at_return, 2);
+	destroy_workqueue(n->wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&n->runs), 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&n->most), 1);
+}
+
+/*
+ * The flush finds X running in a worker and its second queueing behind
+ * it; once that run ends, the worker is held before it takes the second
+ * queueing up (its delay point after a run).  The flush must then run it
+ * or wait for it, not take "still queued on my pool_workqueue" for "runs
+ * after me": on this queue another worker is free to run it.
+ */
+static void w26_n2_many_active_flush_takes_a_queueing_a_finished_run_left(struct kunit *test)
+{
+	struct w26r_n2m *n = w26r_n2m_new(test);
+	unsigned long until = jiffies + 30 * HZ;
+	long hits;
+
+	queue_work_on(n->cpu, n->wq, &n->f);
+	/* F is in its flush, asleep: it waits for X's run */
+	while ((!READ_ONCE(n->f_task) || task_is_running(n->f_task)) &&
+	       time_before(jiffies, until))
+		schedule_timeout_uninterruptible(1);
+	KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(n->f_task));
+	hits = w26r_hold(test, W26R_RUN_ENDED);
+	complete(&n->x_go);
+	KUNIT_EXPECT_TRUE(test, w26r_wait_hit(W26R_RUN_ENDED, hits));
+	w26r_n2m_end(test, n);
+}
+
+/*
+ * The worker took X's second queueing up and is held before its run is
+ * counted (its delay point at a run's beginning) when F, running beside
+ * X's first run, flushes: that queueing was before the flush, and the
+ * kernel's worker runs it.  The flush must wait for that run.
+ */
+static void w26_n2_many_active_flush_waits_for_a_run_not_yet_counted(struct kunit *test)
+{
+	struct w26r_n2m *n = w26r_n2m_new(test);
+	long hits;
+
+	n->f_waits = true;
+	queue_work_on(n->cpu, n->wq, &n->f);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->f_in, 30 * HZ));
+	hits = w26r_hold(test, W26R_RUN_BEGIN);
+	complete(&n->x_go);
+	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(W26R_RUN_BEGIN, hits));
+	complete(&n->f_go);
+	w26r_n2m_end(test, n);
+}
+
+/*
  * N10: destroy_workqueue() against a legacy timer that has fired and whose
  * callback (the kernel's delayed_work_timer_fn()) has not yet queued the
  * item.  A kprobe holds that callback in flight; the destroy is held at
@@ -507,6 +634,8 @@ static struct kunit_case w26r_cases[] = {
 	KUNIT_CASE(w26_reclaim_spares_plain_timer_being_armed),
 	KUNIT_CASE(w26_hand_run_never_beside_a_worker_run),
 	KUNIT_CASE(w26_n8_flush_waits_for_an_own_item_a_worker_began),
+	KUNIT_CASE(w26_n2_many_active_flush_takes_a_queueing_a_finished_run_left),
+	KUNIT_CASE(w26_n2_many_active_flush_waits_for_a_run_not_yet_counted),
 	KUNIT_CASE(w26_n10_destroy_waits_for_a_fired_timer),
 	{}
 };
