@@ -338,6 +338,46 @@ void w26_flush_self(struct workqueue_struct *wq, void *own)
 }
 
 /**
+ * w26_run_own_queued_on - run the caller's own item if it is queued on @wq
+ * @wq: a workqueue the caller, a handler running on another queue, is
+ *	about to flush or destroy
+ *
+ * The item may have queued itself on @wq (2.6: its pending bit is clear
+ * while it runs), then flush it: schedule_work() of itself, then
+ * flush_scheduled_work().  2.6 ran that queueing on @wq's thread beside
+ * the caller.  Here the item has one shadow for all queues, and the
+ * kernel never runs one work_struct twice at once in a pool: in the
+ * caller's pool, the queueing would wait behind the caller, which waits
+ * for it.  So it is taken off @wq and run here, by hand, nested in the
+ * caller's run, before the wait; items queued on @wq before it then run
+ * after it.  Context: a worker; sleeps if the handler does.
+ */
+void w26_run_own_queued_on(struct workqueue_struct *wq)
+{
+	struct wqcompat_work26_rec *rec = w26_current_rec();
+	unsigned long flags;
+	enum w26_hand took;
+	void *pwq;
+	bool on;
+
+	if (!rec)
+		return;
+	rcu_read_lock();	/* the pool_workqueue named stays (kfree_rcu) */
+	pwq = w26_queued_pwq(rec);
+	on = pwq && w26_pwq_wq(pwq) == wq;
+	rcu_read_unlock();
+	if (!on)
+		return;
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	took = w26_hand_take(rec, pwq, wq);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	if (took == W26_HAND_TAKEN)
+		w26_hand_run(rec);
+	else if (took == W26_HAND_BUSY)
+		w26_run_end(rec, false);
+}
+
+/**
  * wqcompat_flush_workqueue - flush_workqueue() of any queue
  * @wq: workqueue
  *
@@ -358,10 +398,13 @@ void wqcompat_flush_workqueue(struct workqueue_struct *wq)
 	if (w26_any_parked())	/* queued from hard IRQ before the call */
 		w26_drain_parked();
 	/* The caller runs on @own: it stays. */
-	if (own && w26_pwq_wq(own) == wq)
+	if (own && w26_pwq_wq(own) == wq) {
 		w26_flush_self(wq, own);
-	else
+	} else {
+		if (own)
+			w26_run_own_queued_on(wq);
 		__flush_workqueue(wq);
+	}
 }
 EXPORT_SYMBOL_GPL(wqcompat_flush_workqueue);
 

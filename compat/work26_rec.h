@@ -221,6 +221,7 @@ unsigned int w26_park_going(struct module *mod);
 
 /* work26_flush.c */
 void w26_flush_self(struct workqueue_struct *wq, void *own);
+void w26_run_own_queued_on(struct workqueue_struct *wq);
 
 /* work26_going.c */
 struct w26_going {

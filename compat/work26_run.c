@@ -323,7 +323,8 @@ void w26_shadow_fn(struct work_struct *shadow)
  *
  * Caller holds w26_lock.  The item is taken only if it is still queued on
  * @pwq, is not being run by hand already (by anyone: no recursion into an
- * item's own run by hand), no worker runs it, and its module is not
+ * item's own run by hand), no worker runs it (but the caller, for its own
+ * item queued on another queue: work26_flush.c), and its module is not
  * going; it is counted as a run in progress and named by the caller's
  * task before the kernel's cancel takes it off, so that whoever finds
  * the shadow idle waits for the run (w26_wait_runs()).
@@ -343,7 +344,8 @@ enum w26_hand w26_hand_take(struct wqcompat_work26_rec *rec, void *pwq,
 	WRITE_ONCE(rec->hand_wq, wq);
 	WRITE_ONCE(rec->hand_task, current);
 	smp_mb();	/* named, then the count: see the theory */
-	if (w26_runs_active(rec) > 1 || !(cancel_delayed_work)(&rec->dwork)) {
+	if (w26_runs_active(rec) > 1 + (w26_current_rec() == rec) ||
+	    !(cancel_delayed_work)(&rec->dwork)) {
 		WRITE_ONCE(rec->hand_task, NULL);
 		return W26_HAND_BUSY;
 	}

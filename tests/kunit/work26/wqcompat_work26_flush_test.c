@@ -711,6 +711,98 @@ static void w26_n4_hardirq_burst_every_first_queueing_runs(struct kunit *test)
 }
 
 /* ------------------------------------------------------------------ */
+/* An item that queues itself on another queue, then flushes that queue */
+
+enum w26f_cross_how { W26F_CROSS_EVENTS, W26F_CROSS_FLUSH, W26F_CROSS_DESTROY };
+
+struct w26f_cross {
+	struct work_struct x;
+	struct workqueue_struct *wq, *other;	/* other: NULL for events */
+	enum w26f_cross_how how;
+	atomic_t runs;
+	int runs_at_return;
+	bool queued;
+	struct completion returned;
+};
+
+static void w26f_cross_x(void *data)
+{
+	struct w26f_cross *c = data;
+
+	if (atomic_inc_return(&c->runs) != 1)
+		return;
+	switch (c->how) {
+	case W26F_CROSS_EVENTS:
+		c->queued = schedule_work(&c->x);
+		flush_scheduled_work();
+		break;
+	case W26F_CROSS_FLUSH:
+		c->queued = queue_work(c->other, &c->x);
+		flush_workqueue(c->other);
+		break;
+	case W26F_CROSS_DESTROY:
+		c->queued = queue_work(c->other, &c->x);
+		destroy_workqueue(c->other);
+		break;
+	}
+	c->runs_at_return = atomic_read(&c->runs);
+	complete(&c->returned);
+}
+
+/*
+ * X runs on a queue of its driver, queues itself on another queue (2.6:
+ * it may, its pending bit was clear) and flushes or destroys that queue.
+ * 2.6 ran X there, on that queue's thread, beside the first run: the call
+ * returns once it ran.  The shim's one shadow for all queues would wait
+ * there behind the first run, in the same pool, forever.  A deadlock on
+ * a broken shim: the case waits W26F_WAIT, then fails and leaks.
+ */
+static void w26f_cross_run(struct kunit *test, bool per_cpu,
+			   enum w26f_cross_how how)
+{
+	struct w26f_cross *c = kzalloc(sizeof(*c), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->how = how;
+	c->wq = per_cpu ? create_workqueue("w26f_cross") :
+		create_singlethread_workqueue("w26f_cross");
+	KUNIT_ASSERT_NOT_NULL(test, c->wq);
+	if (how != W26F_CROSS_EVENTS) {
+		c->other = per_cpu ? create_workqueue("w26f_cross2") :
+			create_singlethread_workqueue("w26f_cross2");
+		KUNIT_ASSERT_NOT_NULL(test, c->other);
+	}
+	init_completion(&c->returned);
+	INIT_WORK(&c->x, w26f_cross_x, c);
+	KUNIT_ASSERT_TRUE(test, queue_work(c->wq, &c->x));
+	/* stuck: nothing can be freed or destroyed */
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&c->returned,
+							    W26F_WAIT));
+	KUNIT_EXPECT_TRUE(test, c->queued);
+	KUNIT_EXPECT_EQ(test, c->runs_at_return, 2);
+	destroy_workqueue(c->wq);
+	if (how == W26F_CROSS_FLUSH)
+		destroy_workqueue(c->other);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->runs), 2);
+	kfree(c);
+}
+
+static void w26_item_queues_itself_on_events_and_flushes_them(struct kunit *test)
+{
+	w26f_cross_run(test, true, W26F_CROSS_EVENTS);
+}
+
+static void w26_item_queues_itself_on_another_queue_and_flushes_it(struct kunit *test)
+{
+	w26f_cross_run(test, false, W26F_CROSS_FLUSH);
+}
+
+static void w26_item_queues_itself_on_another_queue_and_destroys_it(struct kunit *test)
+{
+	w26f_cross_run(test, false, W26F_CROSS_DESTROY);
+}
+
+/* ------------------------------------------------------------------ */
 /* A flush never waits for an item that runs only on other queues */
 
 struct w26f_two {
@@ -802,6 +894,9 @@ static struct kunit_case w26f_cases[] = {
 	KUNIT_CASE(w26_n6_flush_after_its_cpu_went_offline),
 	KUNIT_CASE(w26_n1_outside_flush_never_returns_while_its_item_runs),
 	KUNIT_CASE(w26_flush_ignores_an_item_running_on_two_other_queues),
+	KUNIT_CASE(w26_item_queues_itself_on_events_and_flushes_them),
+	KUNIT_CASE(w26_item_queues_itself_on_another_queue_and_flushes_it),
+	KUNIT_CASE(w26_item_queues_itself_on_another_queue_and_destroys_it),
 	{}
 };
 
