@@ -151,8 +151,11 @@ again:
 			 * Idle to the count; a worker that has it and has
 			 * not counted its run yet may run it for @wq, from
 			 * a queueing before this flush: know which first.
+			 * Not while the caller runs it by hand: such a
+			 * worker waits for that run to end (work26_run.c).
 			 */
-			if (!((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING))
+			if (hand == current ||
+			    !((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING))
 				return;
 			w26_wait_uncounted(rec, runs);
 			goto again;
