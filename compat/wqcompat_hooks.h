@@ -5,11 +5,12 @@
  * built with WQCOMPAT_TEST_HOOKS=1 (tests/kunit); in every other build
  * wqcompat_test_delay() is an empty inline.
  *
- * In a test build, the module parameter test_delay_us takes one delay per
- * point, in microseconds, in the order of enum wqcompat_hook (for example
- * test_delay_us=0,500000,0); a point sleeps when it may, spins when not.
- * wqcompat_test_hits(point) counts the times a point was reached: a test
- * waits for that state, not for a time, before it acts inside the window.
+ * In a test build, the module parameter test_delay takes delays by the
+ * points' names, in microseconds (test_delay=flush_noted=500000; "off"
+ * clears them all; reading it lists the names); a point sleeps when it
+ * may, spins when not.  wqcompat_test_hits(point), and the parameter
+ * test_hits by name, count the times a point was reached: a test waits for
+ * that state, not for a time, before it acts inside the window.
  */
 #ifndef _WQCOMPAT_HOOKS_H
 #define _WQCOMPAT_HOOKS_H
@@ -44,9 +45,14 @@ enum wqcompat_hook {
 	WQCOMPAT_HOOK_NR
 };
 
+/*
+ * Declared in every build, for the test modules, which find it with
+ * symbol_get(): only the test build defines it.
+ */
+int wqcompat_test_hits(unsigned int point);
+
 #ifdef WQCOMPAT_TEST_HOOKS
 void wqcompat_test_delay(enum wqcompat_hook point);
-int wqcompat_test_hits(unsigned int point);
 /* A point only some callers reach: @cond is not evaluated outside tests. */
 #define wqcompat_test_delay_if(cond, point)			\
 	do {							\

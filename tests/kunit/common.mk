@@ -4,6 +4,8 @@
 # stock kernel) so does kunit-lite's <kunit/test.h>.
 wqport_top := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../..)
 NOSTDINC_FLAGS += -I$(wqport_top)/compat/include
+# the shim's delay points by name ("wqcompat_hooks.h"), for the race tests
+ccflags-y += -I$(wqport_top)/compat
 ifndef CONFIG_KUNIT
 NOSTDINC_FLAGS += -I$(wqport_top)/tests/kunit-lite/include
 endif

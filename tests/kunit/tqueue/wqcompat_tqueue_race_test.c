@@ -13,11 +13,10 @@
 #include <linux/module.h>
 #include <linux/tqueue.h>
 
-#define TQR_DELAYS "/sys/module/wqcompat/parameters/test_delay_us"
-/* every point of compat/wqcompat_hooks.h */
-#define TQR_NO_DELAYS "0,0,0,0,0,0,0"
+#define TQR_DELAYS "/sys/module/wqcompat/parameters/test_delay"
+#define TQR_NO_DELAYS "off"
 
-/* Set the shim's delay points (tq_popped, schedule_task, going_begin). */
+/* Set the shim's delay points by name (compat/wqcompat_hooks.h). */
 static int tqr_delays(const char *us)
 {
 	struct file *f = filp_open(TQR_DELAYS, O_WRONLY, 0);
@@ -122,7 +121,7 @@ static void flush_scheduled_tasks_waits_for_queued_task(struct kunit *test)
 {
 	int tries = 0;
 
-	while (tries < 3 && !tqr_flush_try(test, "0,500000,0,0,0,0,0"))
+	while (tries < 3 && !tqr_flush_try(test, "schedule_task=500000"))
 		tries++;
 	/* else B never came while T was queued, in 3 tries */
 	KUNIT_EXPECT_LT(test, tries, 3);
@@ -141,7 +140,8 @@ static void queue_task_lists_what_it_owns(struct kunit *test)
 {
 	int tries = 0;
 
-	while (tries < 3 && !tqr_flush_try(test, "0,500000,0,0,0,0,500000"))
+	while (tries < 3 &&
+	       !tqr_flush_try(test, "schedule_task=500000,queue_owned=500000"))
 		tries++;
 	KUNIT_EXPECT_LT(test, tries, 3);
 }

@@ -12,7 +12,7 @@
 # report one line.
 M=wqcompat_tq_owner
 P=/sys/module/wqcompat_tq_queuer/parameters
-D=/sys/module/wqcompat/parameters/test_delay_us
+D=/sys/module/wqcompat/parameters/test_delay
 # shellcheck disable=SC2034 # n: wqport_check (/lib/wqport.sh) counts in it
 n=0 failed=0
 . /lib/wqport.sh
@@ -24,9 +24,9 @@ wqport_check "insmod $M" insmod /modules/$M.ko
 # the task has run from tq_timer: the queuer and tq_timer both work
 wqport_check "the owner's task ran from tq_timer, 3 times" \
 	wqport_wait_at_least $P/runs 3
-echo 0,0,100000 > $D
+echo going_begin=100000 > $D
 wqport_check "rmmod $M ends while its task is queued every jiffy" rmmod $M
-echo 0,0,0 > $D
+echo off > $D
 wqport_check "queued during the unload: $(cat $P/going_queued) time(s)" \
 	[ "$(cat $P/going_queued)" -ge 1 ]
 wqport_check "never listed while its module was going ($(cat $P/going_listed))" \

@@ -11,17 +11,26 @@
 # in the hold that took it (the counts are checked while the run is still
 # held).  misuse_warn=N makes the shim's report one error line.
 M=wqcompat_race_pop
-D=/sys/module/wqcompat/parameters/test_delay_us
+D=/sys/module/wqcompat/parameters/test_delay
 # shellcheck disable=SC2034 # n: wqport_check (/lib/wqport.sh) counts in it
 n=0 failed=0
 . /lib/wqport.sh
 
-echo "1..6"
+H=/sys/module/wqcompat/parameters/test_hits
+hits() { awk -v p="$1" '$1 == p { print $2 }' $H; }
+
+echo "1..7"
 echo N > /sys/module/wqcompat/parameters/misuse_warn
 wqport_check "insmod blocker" insmod /modules/wqcompat_race_blocker.ko
 wqport_check "insmod $M" insmod /modules/$M.ko
-echo 1000000,0,300000 > $D
+popped=$(hits tq_popped) begun=$(hits going_begin)
+echo tq_popped=1000000,going_begin=300000 > $D
 wqport_check "rmmod $M" rmmod $M
+# the windows were there: the unload was held, and a run took a task
+reached() {
+	[ "$(hits going_begin)" -gt "$begun" ] && [ "$(hits tq_popped)" -gt "$popped" ]
+}
+wqport_check "both delay points were reached" reached
 # The run is still held after the hold that took the task: the count of
 # tasks dropped must already include it (the unload does not wait for it).
 counted() {
@@ -30,7 +39,7 @@ counted() {
 wqport_check "keventd: queued == run + dropped + length while the run is held" counted
 # Its exit waits for keventd's run, held at the delay point.
 wqport_check "rmmod blocker" rmmod wqcompat_race_blocker
-echo 0,0,0 > $D
+echo off > $D
 # one predicate: wqport_check runs a command, and `a && b` after it would
 # leave b out of the result
 taken_off() {

@@ -24,11 +24,9 @@
 
 #include "wqcompat_tq_queuer.h"
 
-/* going_begin, in the order of compat/wqcompat_hooks.h */
-#define GOING_BEGIN	2
 
-/* The shim's hit counts, in its test build only (compat/hooks.c). */
-int wqcompat_test_hits(unsigned int point);
+/* The shim's delay points and hit counts (its test build: compat/hooks.c). */
+#include "wqcompat_hooks.h"
 
 static struct tq_struct *queuer_task;
 static struct module *queuer_owner;
@@ -52,7 +50,7 @@ static void queuer_timer_fn(struct timer_list *t)
 	if (READ_ONCE(queuer_stop))
 		return;
 	/* read first: the unload began before this queueing, not after */
-	going = queuer_hits(GOING_BEGIN) > READ_ONCE(queuer_base);
+	going = queuer_hits(WQCOMPAT_HOOK_GOING_BEGIN) > READ_ONCE(queuer_base);
 	if (queue_task(queuer_task, &tq_timer)) {
 		queued++;
 		if (going) {
@@ -102,7 +100,7 @@ static int queuer_first(struct notifier_block *nb, unsigned long state,
 			void *data)
 {
 	if (data == queuer_owner && state == MODULE_STATE_GOING)
-		WRITE_ONCE(queuer_base, queuer_hits(GOING_BEGIN));
+		WRITE_ONCE(queuer_base, queuer_hits(WQCOMPAT_HOOK_GOING_BEGIN));
 	return NOTIFY_OK;
 }
 

@@ -6,7 +6,7 @@
 # the memory as its own item and queues it.  The item must be queued and
 # run then, and again after the peer is gone.
 P=/sys/module/wqcompat_w26_adopt/parameters
-D=/sys/module/wqcompat/parameters/test_delay_us
+D=/sys/module/wqcompat/parameters/test_delay
 # shellcheck disable=SC2034 # n: wqport_check (/lib/wqport.sh) counts in it
 n=0 failed=0
 . /lib/wqport.sh
@@ -15,7 +15,7 @@ echo "1..6"
 wqport_check "insmod peer" insmod /modules/wqcompat_w26_peer.ko
 wqport_check "insmod adopt" insmod /modules/wqcompat_w26_adopt.ko
 echo 1 > $P/arm
-echo 0,0,0,0,0,3000000 > $D
+echo going_marked=3000000 > $D
 rmmod wqcompat_w26_peer &
 peer=$!
 echo 1 > $P/adopt
@@ -23,7 +23,7 @@ result=$(cat $P/result)
 wqport_check "queued and ran during the peer's unload: $result" [ "${result%% *}" = ok ]
 wait $peer
 wqport_check "rmmod peer" [ $? -eq 0 ]
-echo 0,0,0,0,0,0 > $D
+echo off > $D
 echo 1 > $P/check
 result=$(cat $P/result)
 wqport_check "queued and ran after it: $result" [ "${result%% *}" = ok ]

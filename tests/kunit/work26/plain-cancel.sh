@@ -10,7 +10,7 @@
 # bit through the record's item, NULL by then: an oops), and the item
 # must queue and run.  The review's N12.
 P=/sys/module/wqcompat_w26_holder/parameters
-D=/sys/module/wqcompat/parameters/test_delay_us
+D=/sys/module/wqcompat/parameters/test_delay
 # shellcheck disable=SC2034 # n: wqport_check (/lib/wqport.sh) counts in it
 n=0 failed=0
 . /lib/wqport.sh
@@ -19,7 +19,7 @@ echo "1..7"
 wqport_check "insmod holder" insmod /modules/wqcompat_w26_holder.ko
 wqport_check "insmod armer" insmod /modules/wqcompat_w26_armer.ko
 before=$(cat $P/hits)
-echo 0,0,0,0,0,0,0,0,0,5000000 > $D
+echo plain_cancelled=5000000 > $D
 echo 1 > $P/cancel
 wqport_check "the cancel won and is held at the delay point" \
 	wqport_wait_at_least $P/hits $((before + 1))
@@ -28,7 +28,7 @@ wqport_check "rmmod armer while the cancel is held" rmmod wqcompat_w26_armer
 wqport_check "the unload ended before the cancel did" \
 	[ "$(cat $P/result)" = "not cancelled" ]
 wqport_wait_change $P/result "not cancelled"
-echo 0,0,0,0,0,0,0,0,0,0 > $D
+echo off > $D
 result=$(cat $P/result)
 wqport_check "cancelled, not pending, queued and ran: $result" \
 	[ "${result%% *}" = ok ]

@@ -19,9 +19,8 @@
 
 #include "wqcompat_w26_helpers.h"
 
-/* compat/wqcompat_hooks.h: the going_marked point, and its hit count. */
-#define ADOPT_GOING_MARKED 5
-int wqcompat_test_hits(unsigned int point);
+/* The shim's delay points and hit counts (its test build: compat/hooks.c). */
+#include "wqcompat_hooks.h"
 
 static struct work_struct *adopt_items;	/* [0] legacy, [1] the peer's modern */
 static struct workqueue_struct *adopt_wq;
@@ -51,7 +50,7 @@ static int adopt_arm_set(const char *val, const struct kernel_param *kp)
 
 	if (!hits)
 		return -ENOENT;
-	adopt_baseline = hits(ADOPT_GOING_MARKED);
+	adopt_baseline = hits(WQCOMPAT_HOOK_GOING_MARKED);
 	symbol_put(wqcompat_test_hits);
 	return 0;
 }
@@ -64,7 +63,7 @@ static int adopt_adopt_set(const char *val, const struct kernel_param *kp)
 	if (!hits)
 		return -ENOENT;
 	/* Wait for the state: the peer's records are marked dying. */
-	while (hits(ADOPT_GOING_MARKED) <= adopt_baseline &&
+	while (hits(WQCOMPAT_HOOK_GOING_MARKED) <= adopt_baseline &&
 	       time_before(jiffies, until))
 		schedule_timeout_uninterruptible(1);
 	symbol_put(wqcompat_test_hits);

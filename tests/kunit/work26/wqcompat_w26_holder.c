@@ -18,10 +18,8 @@
 
 #include "wqcompat_w26_helpers.h"
 
-/* The shim's hit counts, in its test build only (compat/hooks.c). */
-int wqcompat_test_hits(unsigned int point);
-/* plain_cancelled, in the order of compat/wqcompat_hooks.h */
-#define HOLDER_PLAIN_CANCELLED 9
+/* The shim's delay points and hit counts (its test build: compat/hooks.c). */
+#include "wqcompat_hooks.h"
 
 static DECLARE_COMPLETION(holder_ran);
 static struct work_struct holder_item;
@@ -47,7 +45,7 @@ EXPORT_SYMBOL_GPL(holder_work);
 static int holder_hits_get(char *buf, const struct kernel_param *kp)
 {
 	typeof(&wqcompat_test_hits) hits = symbol_get(wqcompat_test_hits);
-	int n = hits ? hits(HOLDER_PLAIN_CANCELLED) : -1;
+	int n = hits ? hits(WQCOMPAT_HOOK_PLAIN_CANCELLED) : -1;
 
 	if (hits)
 		symbol_put(wqcompat_test_hits);

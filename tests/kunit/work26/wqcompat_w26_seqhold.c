@@ -25,11 +25,9 @@
 #define HOLD_MS		3000
 #define IRQ_ITEMS	4096
 #define IRQ_EVERY_NS	NSEC_PER_MSEC
-/* going_marked, in the order of compat/wqcompat_hooks.h */
-#define GOING_MARKED	5
 
-/* The shim's hit counts, in its test build only (compat/hooks.c). */
-int wqcompat_test_hits(unsigned int point);
+/* The shim's delay points and hit counts (its test build: compat/hooks.c). */
+#include "wqcompat_hooks.h"
 
 static struct work_struct held_item;
 static struct work_struct *irq_items;
@@ -78,7 +76,7 @@ static void hold_fn(struct work_struct *work)
 		WRITE_ONCE(done, true);
 		return;
 	}
-	marked = hits(GOING_MARKED);
+	marked = hits(WQCOMPAT_HOOK_GOING_MARKED);
 	preempt_disable();
 	raw_write_seqcount_begin(&rec->seq);	/* PREPARE_WORK, half done */
 	WRITE_ONCE(holding, true);
@@ -87,7 +85,7 @@ static void hold_fn(struct work_struct *work)
 	until = ktime_get_ns() + HOLD_MS * NSEC_PER_MSEC;
 	while (ktime_get_ns() < until)
 		cpu_relax();
-	marked = hits(GOING_MARKED) - marked;	/* inside the hold */
+	marked = hits(WQCOMPAT_HOOK_GOING_MARKED) - marked;	/* inside the hold */
 	WRITE_ONCE(holding, false);
 	raw_write_seqcount_end(&rec->seq);
 	preempt_enable();

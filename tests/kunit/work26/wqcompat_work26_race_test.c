@@ -23,15 +23,10 @@
 
 #include "wqcompat_w26_params.h"
 
-/* Delay points, in the order of compat/wqcompat_hooks.h. */
-enum { W26R_RECLAIM_GONE = 3, W26R_PLAIN_TAKEN = 4, W26R_HAND_WAIT = 7,
-       W26R_FLUSH_NOTED = 8, W26R_DESTROY_TIMERS = 10, W26R_RUN_BEGIN = 11,
-       W26R_RUN_ENDED = 12, W26R_POINTS = 13 };
-#define W26R_NO_DELAYS "0,0,0,0,0,0,0,0,0,0,0,0,0"
 #define W26R_HOLD_US 2000000
 
-/* The shim's hit counts, in its test build only (compat/hooks.c). */
-int wqcompat_test_hits(unsigned int point);
+/* The shim's delay points and hit counts (its test build: compat/hooks.c). */
+#include "wqcompat_hooks.h"
 static int (*w26r_hits)(unsigned int point);
 
 /* Wait until delay point @point is reached more than @before times. */
@@ -48,23 +43,18 @@ static bool w26r_wait_hit(unsigned int point, long before)
 }
 
 /*
- * Hold the shim at @point for W26R_HOLD_US.  This suite runs with the
- * shim's test build (tests/kunit/work26/runs: @hooks): a shim without
- * delay points, or a write that fails, fails the case.
+ * Hold the shim at delay point @name (enum @point) for W26R_HOLD_US.  This
+ * suite runs with the shim's test build (tests/kunit/work26/runs: @hooks):
+ * a shim without delay points, or a write that fails, fails the case.
  */
-static long w26r_hold(struct kunit *test, unsigned int point)
+static long w26r_hold(struct kunit *test, const char *name, unsigned int point)
 {
 	char delays[64];
-	unsigned int i;
-	int n = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, w26r_hits);	/* a shim with delay points */
-	KUNIT_ASSERT_EQ(test, w26_param_write("test_delay_us", W26R_NO_DELAYS),
-			0);
-	for (i = 0; i < W26R_POINTS; i++)
-		n += scnprintf(delays + n, sizeof(delays) - n, "%s%u",
-			       i ? "," : "", i == point ? W26R_HOLD_US : 0);
-	KUNIT_ASSERT_EQ(test, w26_param_write("test_delay_us", delays), 0);
+	KUNIT_ASSERT_EQ(test, w26_param_write("test_delay", "off"), 0);
+	snprintf(delays, sizeof(delays), "%s=%u", name, W26R_HOLD_US);
+	KUNIT_ASSERT_EQ(test, w26_param_write("test_delay", delays), 0);
 	return w26r_hits(point);
 }
 
@@ -129,17 +119,17 @@ static void w26_reclaim_spares_item_initialised_in_window(struct kunit *test)
 	flush_workqueue(it->wq);
 	KUNIT_ASSERT_EQ(test, atomic_read(&it->runs), 1);
 
-	hits = w26r_hold(test, W26R_RECLAIM_GONE);
+	hits = w26r_hold(test, "reclaim_gone", WQCOMPAT_HOOK_RECLAIM_GONE);
 	memcpy(&saved, &it->work, sizeof(saved));
 	memset(&it->work, 0x5a, sizeof(it->work));	/* freed, reused */
 	t = kthread_run(w26r_reclaim_fn, it, "w26r_reclaim");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(W26R_RECLAIM_GONE, hits));
+	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(WQCOMPAT_HOOK_RECLAIM_GONE, hits));
 	/* Allocated again with its old bytes, and initialised. */
 	memcpy(&it->work, &saved, sizeof(saved));
 	INIT_WORK(&it->work, w26r_legacy_handler, it);
 	wait_for_completion(&it->returned);
-	w26_param_write("test_delay_us", W26R_NO_DELAYS);
+	w26_param_write("test_delay", "off");
 	KUNIT_EXPECT_EQ(test, it->ret, 0);
 
 	reinit_completion(&it->ran);
@@ -183,13 +173,13 @@ static void w26_reclaim_spares_plain_timer_being_armed(struct kunit *test)
 
 	INIT_WORK(&it->work, w26r_modern_handler);
 
-	hits = w26r_hold(test, W26R_PLAIN_TAKEN);
+	hits = w26r_hold(test, "plain_taken", WQCOMPAT_HOOK_PLAIN_TAKEN);
 	t = kthread_run(w26r_plain_fn, it, "w26r_plain");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(W26R_PLAIN_TAKEN, hits));
+	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(WQCOMPAT_HOOK_PLAIN_TAKEN, hits));
 	KUNIT_EXPECT_EQ(test, w26_param_write("work26_reclaim", "1"), 0);
 	wait_for_completion(&it->returned);
-	w26_param_write("test_delay_us", W26R_NO_DELAYS);
+	w26_param_write("test_delay", "off");
 	KUNIT_EXPECT_EQ(test, it->ret, 1);
 
 	ran = wait_for_completion_timeout(&it->ran, 30 * HZ);
@@ -229,7 +219,7 @@ static void w26r_hand_item_fn(void *data)
 		 * the item.  It must wait for this run (the shim reaches its
 		 * wait point), not run beside it.
 		 */
-		while (w26r_hits(W26R_HAND_WAIT) <= h->hits &&
+		while (w26r_hits(WQCOMPAT_HOOK_HAND_WAIT) <= h->hits &&
 		       atomic_read(&h->runs) < 2 && time_before(jiffies, until))
 			schedule_timeout_uninterruptible(1);
 	}
@@ -274,7 +264,7 @@ static void w26_hand_run_never_beside_a_worker_run(struct kunit *test)
 		atomic_set(&h->most_inside, 0);
 		atomic_set(&h->runs, 0);
 		h->flusher_task = NULL;
-		h->hits = w26r_hits(W26R_HAND_WAIT);
+		h->hits = w26r_hits(WQCOMPAT_HOOK_HAND_WAIT);
 		KUNIT_ASSERT_GE(test, h->hits, 0);
 		init_completion(&h->flushed);
 		init_completion(&h->second_done);
@@ -290,7 +280,7 @@ static void w26_hand_run_never_beside_a_worker_run(struct kunit *test)
 							    60 * HZ));
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->most_inside), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&h->runs), 2);
-	KUNIT_EXPECT_GT(test, w26r_hits(W26R_HAND_WAIT), h->hits);
+	KUNIT_EXPECT_GT(test, w26r_hits(WQCOMPAT_HOOK_HAND_WAIT), h->hits);
 	kunit_info(test, "run by hand at try %d", attempt);
 	destroy_workqueue(h->wq);
 }
@@ -352,11 +342,11 @@ static void w26_n8_flush_waits_for_an_own_item_a_worker_began(struct kunit *test
 	init_completion(&n->flushed);
 	INIT_WORK(&n->flusher, w26r_n8_flusher_fn, n);
 	INIT_WORK(&n->item, w26r_n8_item_fn, n);
-	hits = w26r_hold(test, W26R_FLUSH_NOTED);
+	hits = w26r_hold(test, "flush_noted", WQCOMPAT_HOOK_FLUSH_NOTED);
 	queue_work(n->wq, &n->flusher);
 	KUNIT_EXPECT_TRUE(test, wait_for_completion_timeout(&n->item_in,
 							    60 * HZ));
-	KUNIT_EXPECT_GT(test, w26r_hits(W26R_FLUSH_NOTED), hits);
+	KUNIT_EXPECT_GT(test, w26r_hits(WQCOMPAT_HOOK_FLUSH_NOTED), hits);
 	KUNIT_EXPECT_FALSE(test, n->item_by_hand);	/* a worker began it */
 	/* a window for a wrong early return: the hold, and 3 s more */
 	early = wait_for_completion_timeout(&n->flushed,
@@ -369,7 +359,7 @@ static void w26_n8_flush_waits_for_an_own_item_a_worker_began(struct kunit *test
 				  wait_for_completion_timeout(&n->flushed,
 							      60 * HZ));
 	KUNIT_EXPECT_TRUE(test, n->item_done_at_return);
-	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay_us", W26R_NO_DELAYS),
+	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay", "off"),
 			0);
 	destroy_workqueue(n->wq);
 }
@@ -445,7 +435,7 @@ static void w26r_n2m_end(struct kunit *test, struct w26r_n2m *n)
 {
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->flushed,
 							    60 * HZ));
-	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay_us", W26R_NO_DELAYS),
+	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay", "off"),
 			0);
 	/* the second queueing was before the flush: it had run */
 	KUNIT_EXPECT_GE(test, n->runs_at_return, 2);
@@ -473,9 +463,9 @@ static void w26_n2_many_active_flush_takes_a_queueing_a_finished_run_left(struct
 	       time_before(jiffies, until))
 		schedule_timeout_uninterruptible(1);
 	KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(n->f_task));
-	hits = w26r_hold(test, W26R_RUN_ENDED);
+	hits = w26r_hold(test, "run_ended", WQCOMPAT_HOOK_RUN_ENDED);
 	complete(&n->x_go);
-	KUNIT_EXPECT_TRUE(test, w26r_wait_hit(W26R_RUN_ENDED, hits));
+	KUNIT_EXPECT_TRUE(test, w26r_wait_hit(WQCOMPAT_HOOK_RUN_ENDED, hits));
 	w26r_n2m_end(test, n);
 }
 
@@ -493,11 +483,77 @@ static void w26_n2_many_active_flush_waits_for_a_run_not_yet_counted(struct kuni
 	n->f_waits = true;
 	queue_work_on(n->cpu, n->wq, &n->f);
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->f_in, 30 * HZ));
-	hits = w26r_hold(test, W26R_RUN_BEGIN);
+	hits = w26r_hold(test, "run_begin", WQCOMPAT_HOOK_RUN_BEGIN);
 	complete(&n->x_go);
-	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(W26R_RUN_BEGIN, hits));
+	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(WQCOMPAT_HOOK_RUN_BEGIN, hits));
 	complete(&n->f_go);
 	w26r_n2m_end(test, n);
+}
+
+/*
+ * A run by hand and a worker that got the same item: F flushes its own
+ * queue from its handler and runs X, queued behind it, by hand; X queues
+ * itself on the events queue, whose worker takes it up and waits for the
+ * run by hand to end (its delay point hand_wait is counted); then X, still
+ * in the run by hand, flushes F's queue again.  That nested flush must not
+ * wait for the events worker's run of X, which waits for it.
+ */
+struct w26r_nest {
+	struct workqueue_struct *wq;
+	struct work_struct f, x;
+	int cpu;
+	atomic_t x_runs;
+	bool queued, worker_waited;
+	struct completion done;
+};
+
+static void w26r_nest_x(void *data)
+{
+	struct w26r_nest *n = data;
+	unsigned long until = jiffies + 20 * HZ;
+	long hits;
+
+	if (atomic_inc_return(&n->x_runs) != 1)
+		return;
+	hits = w26r_hits(WQCOMPAT_HOOK_HAND_WAIT);
+	n->queued = schedule_work(&n->x);
+	while (w26r_hits(WQCOMPAT_HOOK_HAND_WAIT) <= hits &&
+	       time_before(jiffies, until))
+		schedule_timeout_uninterruptible(1);
+	n->worker_waited = w26r_hits(WQCOMPAT_HOOK_HAND_WAIT) > hits;
+	flush_workqueue(n->wq);
+}
+
+static void w26r_nest_f(void *data)
+{
+	struct w26r_nest *n = data;
+
+	queue_work_on(n->cpu, n->wq, &n->x);	/* behind this run */
+	flush_workqueue(n->wq);
+	complete(&n->done);
+}
+
+static void w26_hand_run_flush_never_waits_for_a_worker_waiting_on_it(struct kunit *test)
+{
+	struct w26r_nest *n = kzalloc(sizeof(*n), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, w26r_hits);	/* a shim with delay points */
+	KUNIT_ASSERT_NOT_NULL(test, n);
+	n->wq = create_workqueue("w26r_nest");
+	KUNIT_ASSERT_NOT_NULL(test, n->wq);
+	n->cpu = raw_smp_processor_id();
+	init_completion(&n->done);
+	INIT_WORK(&n->f, w26r_nest_f, n);
+	INIT_WORK(&n->x, w26r_nest_x, n);
+	queue_work_on(n->cpu, n->wq, &n->f);
+	/* a deadlock on a broken shim: nothing can be freed then */
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->done, 30 * HZ));
+	flush_scheduled_work();
+	KUNIT_EXPECT_TRUE(test, n->queued);
+	KUNIT_EXPECT_TRUE(test, n->worker_waited);
+	KUNIT_EXPECT_EQ(test, atomic_read(&n->x_runs), 2);
+	destroy_workqueue(n->wq);
+	kfree(n);
 }
 
 /*
@@ -538,7 +594,7 @@ static int w26r_n10_timer_pre(struct kprobe *p, struct pt_regs *regs)
 	u64 until;
 
 	if (!n || (struct timer_list *)regs_get_kernel_argument(regs, 0) != n->timer ||
-	    w26r_hits(W26R_DESTROY_TIMERS) <= n->hits)
+	    w26r_hits(WQCOMPAT_HOOK_DESTROY_TIMERS) <= n->hits)
 		return 0;
 	WRITE_ONCE(n->held, true);
 	until = ktime_get_mono_fast_ns() + W26R_N10_HOLD_NS;
@@ -607,7 +663,7 @@ static void w26_n10_destroy_waits_for_a_fired_timer(struct kunit *test)
 		KUNIT_FAIL(test, "cannot probe __flush_workqueue");
 		return;
 	}
-	n->hits = w26r_hold(test, W26R_DESTROY_TIMERS);
+	n->hits = w26r_hold(test, "destroy_timers", WQCOMPAT_HOOK_DESTROY_TIMERS);
 	WRITE_ONCE(w26r_n10_now, n);
 	/*
 	 * The timer fires inside the destroy's 2 s hold, on another CPU than
@@ -621,7 +677,7 @@ static void w26_n10_destroy_waits_for_a_fired_timer(struct kunit *test)
 	WRITE_ONCE(w26r_n10_now, NULL);
 	unregister_kprobe(&w26r_n10_flush_kp);
 	unregister_kprobe(&w26r_n10_timer_kp);
-	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay_us", W26R_NO_DELAYS),
+	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay", "off"),
 			0);
 	/* the window was hit: the callback ran inside the destroy's hold */
 	KUNIT_EXPECT_TRUE(test, READ_ONCE(n->held));
@@ -636,6 +692,7 @@ static struct kunit_case w26r_cases[] = {
 	KUNIT_CASE(w26_n8_flush_waits_for_an_own_item_a_worker_began),
 	KUNIT_CASE(w26_n2_many_active_flush_takes_a_queueing_a_finished_run_left),
 	KUNIT_CASE(w26_n2_many_active_flush_waits_for_a_run_not_yet_counted),
+	KUNIT_CASE(w26_hand_run_flush_never_waits_for_a_worker_waiting_on_it),
 	KUNIT_CASE(w26_n10_destroy_waits_for_a_fired_timer),
 	{}
 };
