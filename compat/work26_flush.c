@@ -251,18 +251,42 @@ static void w26_hand_busy(struct w26_self_flush *sf,
 	sf->ran++;
 }
 
-/* Step 2 for one record: run it here if it is queued on the own queue. */
+/*
+ * Is @rec, queued, waiting behind a run of itself in the same worker pool?
+ * The kernel never runs one work_struct twice at once in a pool, and an
+ * item has one shadow for all queues: a queueing on one queue while it
+ * runs on another waits there (2.6 ran it on each queue's thread).  Any
+ * context; takes the pool's lock.
+ */
+static bool w26_deferred(struct wqcompat_work26_rec *rec)
+{
+	return (work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING;
+}
+
+/*
+ * Step 2 for one record: run it here if it is queued on the own
+ * pool_workqueue, or on another of @wq's behind a run of itself on another
+ * queue (it would wait there for that run, which may wait for the caller).
+ */
 static void w26_hand_one(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_self_flush *sf = arg;
 	unsigned long flags;
 	enum w26_hand took;
+	void *pwq;
+	bool on;
 
-	if (rec == sf->self || READ_ONCE(rec->kind) != W26_LEGACY ||
-	    w26_queued_pwq(rec) != sf->own)
+	if (rec == sf->self || READ_ONCE(rec->kind) != W26_LEGACY)
+		return;
+	rcu_read_lock();	/* the pool_workqueue named stays (kfree_rcu) */
+	pwq = w26_queued_pwq(rec);
+	on = pwq && (pwq == sf->own ||
+		     (w26_pwq_wq(pwq) == sf->wq && w26_deferred(rec)));
+	rcu_read_unlock();
+	if (!on)
 		return;
 	raw_spin_lock_irqsave(&w26_lock, flags);
-	took = w26_hand_take(rec, sf->own, sf->wq);
+	took = w26_hand_take(rec, pwq, sf->wq);
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	if (took == W26_HAND_TAKEN) {
 		w26_hand_run(rec);
@@ -340,44 +364,72 @@ void w26_flush_self(struct workqueue_struct *wq, void *own)
 	w26_self_flush_leave(&sf);
 }
 
-/**
- * w26_run_own_queued_on - run the caller's own item if it is queued on @wq
- * @wq: a workqueue the caller, a handler running on another queue, is
- *	about to flush or destroy
- *
- * The item may have queued itself on @wq (2.6: its pending bit is clear
- * while it runs), then flush it: schedule_work() of itself, then
- * flush_scheduled_work().  2.6 ran that queueing on @wq's thread beside
- * the caller.  Here the item has one shadow for all queues, and the
- * kernel never runs one work_struct twice at once in a pool: in the
- * caller's pool, the queueing would wait behind the caller, which waits
- * for it.  So it is taken off @wq and run here, by hand, nested in the
- * caller's run, before the wait; items queued on @wq before it then run
- * after it.  Context: a worker; sleeps if the handler does.
- */
-void w26_run_own_queued_on(struct workqueue_struct *wq)
+/* Runs by hand of items queued on @wq, from a handler of another queue. */
+struct w26_behind {
+	struct workqueue_struct *wq;
+	struct wqcompat_work26_rec *self;	/* the caller's own item */
+	unsigned int ran;
+};
+
+static void w26_behind_one(struct wqcompat_work26_rec *rec, void *arg)
 {
-	struct wqcompat_work26_rec *rec = w26_current_rec();
+	struct w26_behind *b = arg;
 	unsigned long flags;
 	enum w26_hand took;
 	void *pwq;
 	bool on;
 
-	if (!rec)
+	if (READ_ONCE(rec->kind) != W26_LEGACY)
 		return;
 	rcu_read_lock();	/* the pool_workqueue named stays (kfree_rcu) */
 	pwq = w26_queued_pwq(rec);
-	on = pwq && w26_pwq_wq(pwq) == wq;
+	on = pwq && w26_pwq_wq(pwq) == b->wq;
 	rcu_read_unlock();
-	if (!on)
+	if (!on || (rec != b->self && !w26_deferred(rec)))
 		return;
 	raw_spin_lock_irqsave(&w26_lock, flags);
-	took = w26_hand_take(rec, pwq, wq);
+	took = w26_hand_take(rec, pwq, b->wq);
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
-	if (took == W26_HAND_TAKEN)
+	if (took == W26_HAND_TAKEN) {
 		w26_hand_run(rec);
-	else if (took == W26_HAND_BUSY)
+		b->ran++;
+	} else if (took == W26_HAND_BUSY) {
 		w26_run_end(rec, false);
+	}
+}
+
+/**
+ * w26_run_behind_on - run the legacy items queued on @wq behind runs of
+ * themselves on other queues
+ * @wq: a workqueue that the caller, a legacy handler running on another
+ *	queue, is about to flush or destroy
+ *
+ * Such an item waits in its pool until its other run ends (w26_deferred()),
+ * and that run may be the caller (2.6: a handler that queues its own item
+ * on another queue, then flushes it: schedule_work(self);
+ * flush_scheduled_work()) or wait for the caller (two handlers, each
+ * flushing the other's queue while its own item is queued there).  2.6
+ * ran each on @wq's thread beside the other run; here they are taken off
+ * @wq and run by hand, nested in the caller, before it waits.  The
+ * caller's own item is taken wherever its run is.  Items queued on @wq
+ * before them then run after them.  Runs by hand nest as deep as a flush
+ * from a handler lets them (W26_HAND_DEPTH).
+ * Context: a worker; sleeps if the handlers do.
+ */
+void w26_run_behind_on(struct workqueue_struct *wq)
+{
+	struct w26_behind b = { .wq = wq, .self = w26_current_rec() };
+	struct w26_self_flush sf = { .wq = wq, .task = current };
+	unsigned int pass;
+
+	w26_self_flush_enter(&sf);
+	for (pass = 0; sf.hand && pass < W26_HAND_PASSES; pass++) {
+		b.ran = 0;
+		w26_for_each_rec(w26_behind_one, &b);
+		if (!b.ran)
+			break;
+	}
+	w26_self_flush_leave(&sf);
 }
 
 /**
@@ -405,7 +457,7 @@ void wqcompat_flush_workqueue(struct workqueue_struct *wq)
 		w26_flush_self(wq, own);
 	} else {
 		if (own)
-			w26_run_own_queued_on(wq);
+			w26_run_behind_on(wq);
 		__flush_workqueue(wq);
 	}
 }

@@ -160,7 +160,8 @@ void wqcompat_destroy_workqueue(struct workqueue_struct *wq)
 	if (early)
 		pr_warn("wqcompat: destroy_workqueue(): %u legacy delayed work item(s) still armed, run now\n",
 			early);
-	w26_run_own_queued_on(wq);	/* from a handler of another queue */
+	if (w26_worker_pwq(true))	/* from a handler of another queue */
+		w26_run_behind_on(wq);
 	(destroy_workqueue)(wq);
 
 	raw_spin_lock_irqsave(&w26_lock, flags);

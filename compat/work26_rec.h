@@ -106,6 +106,19 @@ static inline int w26_run_slot_on(struct wqcompat_work26_rec *rec,
 	return -1;
 }
 
+/*
+ * Is a worker's run of @rec on @wq in progress, or may one be (more runs
+ * than slots)?  Any context.
+ */
+static inline bool w26_run_on(struct wqcompat_work26_rec *rec,
+			      struct workqueue_struct *wq)
+{
+	unsigned long ended;
+
+	return w26_run_slot_on(rec, wq, &ended) >= 0 ||
+	       atomic_read(&rec->run_overflow);
+}
+
 /* Runs of @rec's handler in progress, by a worker or by hand. */
 static inline unsigned long w26_runs_active(struct wqcompat_work26_rec *rec)
 {
@@ -152,7 +165,7 @@ bool w26_worker_layout_ok(struct workqueue_struct *wq);
 enum w26_hand {
 	W26_HAND_NOT_HERE,	/* not queued on that pool_workqueue now */
 	W26_HAND_TAKEN,		/* off its queue, counted: run it */
-	W26_HAND_BUSY,		/* a worker runs it: it was not taken */
+	W26_HAND_BUSY,		/* a worker runs it there: it was not taken */
 };
 enum w26_hand w26_hand_take(struct wqcompat_work26_rec *rec, void *pwq,
 			    struct workqueue_struct *wq);
@@ -221,7 +234,7 @@ unsigned int w26_park_going(struct module *mod);
 
 /* work26_flush.c */
 void w26_flush_self(struct workqueue_struct *wq, void *own);
-void w26_run_own_queued_on(struct workqueue_struct *wq);
+void w26_run_behind_on(struct workqueue_struct *wq);
 
 /* work26_going.c */
 struct w26_going {

@@ -17,12 +17,14 @@
  * going module wait for the count (w26_wait_runs()).
  *
  * One item never runs twice at once on one queue (2.6: one thread per
- * CPU, and 6.x's non-reentrancy).  A run by hand and a worker's run of the
- * same item exclude each other with a store, a full barrier and a load on
- * each side (Dekker): the worker counts its run, then looks at @hand_task;
- * the hand run names itself in @hand_task, then looks at the count.  At
- * least one of them sees the other: the worker then waits for the run by
- * hand to end (its count taken back meanwhile), the hand run gives up.
+ * CPU, and 6.x's non-reentrancy); on two queues it may (2.6 ran it on
+ * each queue's thread).  A run by hand for a queue and a worker's run of
+ * the same item on that queue exclude each other with a store, a full
+ * barrier and a load on each side (Dekker): the worker names its queue in
+ * a run slot, then looks at @hand_task and @hand_wq; the hand run names
+ * itself and its queue, then looks at the slots.  At least one of them
+ * sees the other: the worker then waits for the run by hand to end (its
+ * slot and count given back meanwhile), the hand run gives up.
  *
  * Which run the caller is in is the kernel's: worker->current_pwq, of
  * which workqueue (wqcompat_kapi.h).  It is exact after CPU hotplug (a
@@ -200,16 +202,34 @@ bool w26_wait_runs(struct wqcompat_work26_rec *rec)
 	return active > own;
 }
 
+/* A worker's run slot is given back: its end counted in it, then freed. */
+static inline void w26_run_slot_free(struct wqcompat_work26_rec *rec, int slot)
+{
+	struct wqcompat_w26_run_slot *s;
+
+	if (unlikely(slot < 0)) {
+		atomic_dec(&rec->run_overflow);
+		return;
+	}
+	s = &rec->run_slots[slot];
+	/* only the slot's owner writes @ended */
+	smp_store_release(&s->ended, s->ended + 1);
+	smp_wmb();	/* then free: w26_run_slot_on() */
+	WRITE_ONCE(s->wq, NULL);
+}
+
 /*
- * A run by hand of the item is in progress, and a worker was given it
- * (queued again meanwhile): wait until the run by hand is over, the
- * worker's own run not counted, so that a flush nested in the run by hand
+ * A run by hand of the item for this queue is in progress, and a worker
+ * was given it (queued again meanwhile): wait until the run by hand is
+ * over, the worker's own run not counted and its slot free, so that a flush nested in the run by hand
  * does not wait for this worker, which waits for it.  Out of line: its
  * on-stack wait entry would give every run of w26_shadow_fn() a larger
  * frame and a stack-protector check.
  */
-static noinline void w26_wait_hand(struct wqcompat_work26_rec *rec)
+static noinline void w26_wait_hand(struct wqcompat_work26_rec *rec, int slot)
 {
+	w26_run_slot_free(rec, slot);
+	smp_mb__before_atomic();	/* freed before the count goes down */
 	w26_run_end(rec, false);
 	atomic_inc(&rec->waiters);
 	smp_mb__after_atomic();	/* pairs with w26_run_end() */
@@ -235,47 +255,47 @@ static noinline int w26_run_slot_take_shared(struct wqcompat_work26_rec *rec,
 }
 
 /*
- * A worker's run begins: counted, then no run by hand may be in progress
- * (see the theory); and the queue it runs on named in a slot for a flush
- * from another handler of that queue, which waits for this run and for
- * none on other queues (work26_flush.c).  A run alone (none other in
- * progress) takes slot 0 with a store: every run that ended freed its slot
- * before its count went down, and this run's count is fully ordered.
+ * A worker's run begins: counted, and the queue it runs on named in a
+ * slot, for a flush from another handler of that queue, which waits for
+ * this run and for none on other queues (work26_flush.c), and for a run by
+ * hand for that queue, which it excludes (see the theory).  A run alone
+ * (none other in progress, by hand included) takes slot 0 with a store:
+ * every run that ended freed its slot before its count went down, and
+ * this run's count is fully ordered.
  * Return: the slot, for w26_worker_run_end().
  */
 static __always_inline int w26_worker_run_begin(struct wqcompat_work26_rec *rec)
 {
-	struct workqueue_struct *wq;
+	struct workqueue_struct *wq = w26_worker_wq(true);
 	unsigned long before;
+	int slot;
 
-	/* Fully ordered: counted before @hand_task is read. */
-	while ((before = atomic_long_inc_return(&rec->runs) - 1,
-		unlikely(READ_ONCE(rec->hand_task))))
-		w26_wait_hand(rec);
+	for (;;) {
+		before = atomic_long_inc_return(&rec->runs) - 1;
+		if (unlikely(before & W26_RUN_ACTIVE)) {
+			slot = w26_run_slot_take_shared(rec, wq);
+		} else {
+			WRITE_ONCE(rec->run_slots[0].wq, wq);
+			slot = 0;
+		}
+		smp_mb();	/* named, then @hand_task: see the theory */
+		if (likely(!READ_ONCE(rec->hand_task)))
+			break;
+		smp_rmb();	/* @hand_wq is written before @hand_task */
+		if (READ_ONCE(rec->hand_wq) != wq)
+			break;	/* by hand for another queue: beside it */
+		w26_wait_hand(rec, slot);
+	}
 	if (unlikely(atomic_read(&rec->waiters)))
 		wake_up_var(&rec->runs);	/* w26_wait_queued(): it began */
-	wq = w26_worker_wq(true);
-	if (unlikely(before & W26_RUN_ACTIVE))
-		return w26_run_slot_take_shared(rec, wq);
-	WRITE_ONCE(rec->run_slots[0].wq, wq);
-	return 0;
+	return slot;
 }
 
 /* The run ends: its slot freed (after its end is counted in it), then counted. */
 static __always_inline void w26_worker_run_end(struct wqcompat_work26_rec *rec,
 					       int slot)
 {
-	struct wqcompat_w26_run_slot *s;
-
-	if (unlikely(slot < 0)) {
-		atomic_dec(&rec->run_overflow);
-	} else {
-		s = &rec->run_slots[slot];
-		/* only the slot's owner writes @ended */
-		smp_store_release(&s->ended, s->ended + 1);
-		smp_wmb();	/* then free: w26_run_slot_on() */
-		WRITE_ONCE(s->wq, NULL);
-	}
+	w26_run_slot_free(rec, slot);
 	smp_mb__before_atomic();	/* freed before the count goes down */
 	w26_run_end(rec, true);
 }
@@ -323,8 +343,8 @@ void w26_shadow_fn(struct work_struct *shadow)
  *
  * Caller holds w26_lock.  The item is taken only if it is still queued on
  * @pwq, is not being run by hand already (by anyone: no recursion into an
- * item's own run by hand), no worker runs it (but the caller, for its own
- * item queued on another queue: work26_flush.c), and its module is not
+ * item's own run by hand), no worker runs it on @wq (runs on other queues
+ * go on beside it, as on 2.6), and its module is not
  * going; it is counted as a run in progress and named by the caller's
  * task before the kernel's cancel takes it off, so that whoever finds
  * the shadow idle waits for the run (w26_wait_runs()).
@@ -342,10 +362,10 @@ enum w26_hand w26_hand_take(struct wqcompat_work26_rec *rec, void *pwq,
 		return W26_HAND_NOT_HERE;
 	atomic_long_inc(&rec->runs);
 	WRITE_ONCE(rec->hand_wq, wq);
+	smp_wmb();	/* @hand_wq, then @hand_task: w26_worker_run_begin() */
 	WRITE_ONCE(rec->hand_task, current);
-	smp_mb();	/* named, then the count: see the theory */
-	if (w26_runs_active(rec) > 1 + (w26_current_rec() == rec) ||
-	    !(cancel_delayed_work)(&rec->dwork)) {
+	smp_mb();	/* named, then the slots: see the theory */
+	if (w26_run_on(rec, wq) || !(cancel_delayed_work)(&rec->dwork)) {
 		WRITE_ONCE(rec->hand_task, NULL);
 		return W26_HAND_BUSY;
 	}

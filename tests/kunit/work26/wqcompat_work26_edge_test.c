@@ -43,6 +43,7 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
+#include "wqcompat_w26_cpus.h"
 #include "wqcompat_w26_params.h"
 
 #define LONG_DELAY (1000 * HZ)
@@ -804,13 +805,13 @@ static void w26e_other_a_fn(void *data)
 static void w26_flush_own_queue_waits_for_others(struct kunit *test)
 {
 	struct w26e_other *o = kunit_kzalloc(test, sizeof(*o), GFP_KERNEL);
-	int cpu_a, cpu_b;
+	int cpu_a, cpu_b, cpus[2];
 
 	KUNIT_ASSERT_NOT_NULL(test, o);
-	if (num_online_cpus() < 2)
+	if (!w26_two_cpus(cpus))
 		kunit_skip(test, "needs two CPUs");
-	cpu_b = cpumask_first(cpu_online_mask);
-	cpu_a = cpumask_next(cpu_b, cpu_online_mask);
+	cpu_b = cpus[0];
+	cpu_a = cpus[1];
 	o->wq = create_workqueue("w26e");
 	KUNIT_ASSERT_NOT_NULL(test, o->wq);
 	init_completion(&o->b_started);
@@ -872,13 +873,13 @@ static void w26e_cpu_flusher_fn(void *data)
 static void w26_flush_own_queue_leaves_other_cpus_items(struct kunit *test)
 {
 	struct w26e_cpu *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
-	int flusher_cpu;
+	int flusher_cpu, cpus[2];
 
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	if (num_online_cpus() < 2)
+	if (!w26_two_cpus(cpus))
 		kunit_skip(test, "needs two CPUs");
-	c->item_cpu = cpumask_first(cpu_online_mask);
-	flusher_cpu = cpumask_next(c->item_cpu, cpu_online_mask);
+	c->item_cpu = cpus[0];
+	flusher_cpu = cpus[1];
 	c->ran_on = -1;
 	c->wq = create_workqueue("w26e_cpu");	/* one active item per CPU */
 	KUNIT_ASSERT_NOT_NULL(test, c->wq);

@@ -37,6 +37,7 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
+#include "wqcompat_w26_cpus.h"
 #include "wqcompat_w26_params.h"
 
 #define W26F_WAIT	(20 * HZ)
@@ -802,6 +803,77 @@ static void w26_item_queues_itself_on_another_queue_and_destroys_it(struct kunit
 	w26f_cross_run(test, false, W26F_CROSS_DESTROY);
 }
 
+/*
+ * Two handlers of one per-CPU queue, X and Y, on two CPUs.  Y queues
+ * itself on the events queue of its CPU, then flushes its own queue,
+ * which waits for X's run; X flushes the events queue.  On 2.6 keventd
+ * ran Y beside Y's first run, X's flush returned, then Y's.  With one
+ * shadow for all queues, Y's events queueing waits in its pool behind
+ * Y's first run, which waits for X, which waited for it.  A deadlock on a
+ * broken shim: the case waits W26F_WAIT, then fails and leaks.
+ */
+struct w26f_pair {
+	struct work_struct x, y;
+	struct workqueue_struct *wq;
+	int cpus[2];
+	atomic_t x_runs, y_runs;
+	bool y_queued;
+	struct completion y_ready, x_done, y_done;
+};
+
+static void w26f_pair_y(void *data)
+{
+	struct w26f_pair *p = data;
+
+	if (atomic_inc_return(&p->y_runs) != 1)
+		return;
+	p->y_queued = schedule_work_on(p->cpus[1], &p->y);
+	complete(&p->y_ready);
+	flush_workqueue(p->wq);		/* its own: waits for X's run */
+	complete(&p->y_done);
+}
+
+static void w26f_pair_x(void *data)
+{
+	struct w26f_pair *p = data;
+
+	atomic_inc(&p->x_runs);
+	if (wait_for_completion_timeout(&p->y_ready, W26F_WAIT))
+		flush_scheduled_work();
+	complete(&p->x_done);
+}
+
+static void w26_two_handlers_flush_queues_their_items_wait_on(struct kunit *test)
+{
+	struct w26f_pair *p = kzalloc(sizeof(*p), GFP_KERNEL);
+	bool done;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	if (!w26_two_cpus(p->cpus)) {
+		kfree(p);
+		kunit_skip(test, "needs two CPUs");
+	}
+	p->wq = create_workqueue("w26f_pair");
+	KUNIT_ASSERT_NOT_NULL(test, p->wq);
+	init_completion(&p->y_ready);
+	init_completion(&p->x_done);
+	init_completion(&p->y_done);
+	INIT_WORK(&p->x, w26f_pair_x, p);
+	INIT_WORK(&p->y, w26f_pair_y, p);
+	queue_work_on(p->cpus[0], p->wq, &p->x);
+	queue_work_on(p->cpus[1], p->wq, &p->y);
+	done = wait_for_completion_timeout(&p->x_done, W26F_WAIT) &&
+	       wait_for_completion_timeout(&p->y_done, W26F_WAIT);
+	/* stuck: nothing can be freed or destroyed */
+	KUNIT_ASSERT_TRUE(test, done);
+	flush_scheduled_work();
+	KUNIT_EXPECT_TRUE(test, p->y_queued);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->x_runs), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&p->y_runs), 2);
+	destroy_workqueue(p->wq);
+	kfree(p);
+}
+
 /* ------------------------------------------------------------------ */
 /* A flush never waits for an item that runs only on other queues */
 
@@ -850,12 +922,11 @@ static void w26f_two_s_fn(void *data)
 static void w26_flush_ignores_an_item_running_on_two_other_queues(struct kunit *test)
 {
 	struct w26f_two *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	unsigned int cpus[2];
+	int cpus[2];
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	cpus[0] = cpumask_first(cpu_online_mask);
-	cpus[1] = cpumask_next(cpus[0], cpu_online_mask);
-	KUNIT_ASSERT_LT(test, cpus[1], nr_cpu_ids);	/* two CPUs */
+	if (!w26_two_cpus(cpus))
+		kunit_skip(test, "needs two CPUs");
 	t->wq = create_workqueue("w26f_two");
 	t->st = create_singlethread_workqueue("w26f_two_st");
 	KUNIT_ASSERT_NOT_NULL(test, t->wq);
@@ -897,6 +968,7 @@ static struct kunit_case w26f_cases[] = {
 	KUNIT_CASE(w26_item_queues_itself_on_events_and_flushes_them),
 	KUNIT_CASE(w26_item_queues_itself_on_another_queue_and_flushes_it),
 	KUNIT_CASE(w26_item_queues_itself_on_another_queue_and_destroys_it),
+	KUNIT_CASE(w26_two_handlers_flush_queues_their_items_wait_on),
 	{}
 };
 

@@ -21,6 +21,7 @@
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
+#include "wqcompat_w26_cpus.h"
 #include "wqcompat_w26_params.h"
 
 #define W26R_HOLD_US 2000000
@@ -493,15 +494,16 @@ static void w26_n2_many_active_flush_waits_for_a_run_not_yet_counted(struct kuni
 /*
  * A run by hand and a worker that got the same item: F flushes its own
  * queue from its handler and runs X, queued behind it, by hand; X queues
- * itself on the events queue, whose worker takes it up and waits for the
- * run by hand to end (its delay point hand_wait is counted); then X, still
- * in the run by hand, flushes F's queue again.  That nested flush must not
- * wait for the events worker's run of X, which waits for it.
+ * itself on the same queue's other CPU, whose worker takes it up and
+ * waits for the run by hand to end (one queue: never beside it; its delay
+ * point hand_wait is counted); then X, still in the run by hand, flushes
+ * F's queue again.  That nested flush must not wait for the other
+ * worker's run of X, which waits for it.
  */
 struct w26r_nest {
 	struct workqueue_struct *wq;
 	struct work_struct f, x;
-	int cpu;
+	int cpus[2];
 	atomic_t x_runs;
 	bool queued, worker_waited;
 	struct completion done;
@@ -516,7 +518,7 @@ static void w26r_nest_x(void *data)
 	if (atomic_inc_return(&n->x_runs) != 1)
 		return;
 	hits = w26r_hits(WQCOMPAT_HOOK_HAND_WAIT);
-	n->queued = schedule_work(&n->x);
+	n->queued = queue_work_on(n->cpus[1], n->wq, &n->x);
 	while (w26r_hits(WQCOMPAT_HOOK_HAND_WAIT) <= hits &&
 	       time_before(jiffies, until))
 		schedule_timeout_uninterruptible(1);
@@ -528,7 +530,7 @@ static void w26r_nest_f(void *data)
 {
 	struct w26r_nest *n = data;
 
-	queue_work_on(n->cpu, n->wq, &n->x);	/* behind this run */
+	queue_work_on(n->cpus[0], n->wq, &n->x);	/* behind this run */
 	flush_workqueue(n->wq);
 	complete(&n->done);
 }
@@ -539,16 +541,19 @@ static void w26_hand_run_flush_never_waits_for_a_worker_waiting_on_it(struct kun
 
 	KUNIT_ASSERT_NOT_NULL(test, w26r_hits);	/* a shim with delay points */
 	KUNIT_ASSERT_NOT_NULL(test, n);
+	if (!w26_two_cpus(n->cpus)) {
+		kfree(n);
+		kunit_skip(test, "needs two CPUs");
+	}
 	n->wq = create_workqueue("w26r_nest");
 	KUNIT_ASSERT_NOT_NULL(test, n->wq);
-	n->cpu = raw_smp_processor_id();
 	init_completion(&n->done);
 	INIT_WORK(&n->f, w26r_nest_f, n);
 	INIT_WORK(&n->x, w26r_nest_x, n);
-	queue_work_on(n->cpu, n->wq, &n->f);
+	queue_work_on(n->cpus[0], n->wq, &n->f);
 	/* a deadlock on a broken shim: nothing can be freed then */
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&n->done, 30 * HZ));
-	flush_scheduled_work();
+	flush_workqueue(n->wq);
 	KUNIT_EXPECT_TRUE(test, n->queued);
 	KUNIT_EXPECT_TRUE(test, n->worker_waited);
 	KUNIT_EXPECT_EQ(test, atomic_read(&n->x_runs), 2);
@@ -636,14 +641,12 @@ static void w26_n10_destroy_waits_for_a_fired_timer(struct kunit *test)
 {
 	struct w26r_n10 *n = kunit_kzalloc(test, sizeof(*n), GFP_KERNEL);
 	struct wqcompat_work26_rec *rec;
-	unsigned int cpus[2];
+	int cpus[2];
 
 	KUNIT_ASSERT_NOT_NULL(test, n);
 	if (!IS_ENABLED(CONFIG_KPROBES))
 		kunit_skip(test, "needs CONFIG_KPROBES");
-	cpus[0] = cpumask_first(cpu_online_mask);
-	cpus[1] = cpumask_next(cpus[0], cpu_online_mask);
-	if (cpus[1] >= nr_cpu_ids)
+	if (!w26_two_cpus(cpus))
 		kunit_skip(test, "needs two CPUs");
 	n->wq = create_workqueue("w26r_n10");
 	KUNIT_ASSERT_NOT_NULL(test, n->wq);
