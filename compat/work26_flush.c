@@ -28,7 +28,10 @@
  *     Items queued or started later are not.
  *  2. The items queued on the caller's own pool_workqueue run by hand, in
  *     the caller, pass after pass while a pass ran one (bounded), as
- *     2.6's run_workqueue() ran its list until it was empty.
+ *     2.6's run_workqueue() ran its list until it was empty; so do those
+ *     queued on @wq's other pool_workqueues that wait there behind a run
+ *     of themselves on another queue (w26_deferred(): one shadow for all
+ *     queues), which may be waiting for the caller.
  *  3. Each noted item is waited for: until the run that was queued or in
  *     progress has ended, or the item was cancelled.  One still queued on
  *     the caller's own pool_workqueue is not (it runs after the caller);
@@ -56,6 +59,11 @@
  * A run by hand is not taken inside a run by hand of the same item (2.6
  * recursed there, without bound), and runs by hand nest at most
  * W26_HAND_DEPTH deep in one task.
+ *
+ * A flush (or destroy) of another queue from a legacy handler waits with
+ * the kernel's flush, after it ran by hand the items queued there that
+ * wait behind runs of themselves, and the caller's own
+ * (w26_run_behind_on()).
  */
 #include <linux/list.h>
 #include <linux/module.h>
