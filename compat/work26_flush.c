@@ -91,6 +91,7 @@ struct w26_noted {
 	unsigned long ended;	/* the slot's ended count when noted */
 	u32 done;		/* its runs finished when noted */
 	u32 active;		/* and in progress (the caller's own too) */
+	bool ran;		/* step 2 ran it by hand */
 };
 
 struct w26_self_flush {
@@ -190,6 +191,8 @@ static bool w26_noted_over(struct w26_noted *n)
 	struct wqcompat_work26_rec *rec = n->rec;
 	unsigned long runs = atomic_long_read(&rec->runs);
 
+	if (n->ran)
+		return true;
 	if (!n->pwq && n->slot >= 0)
 		return READ_ONCE(rec->run_slots[n->slot].ended) != n->ended;
 	if (!n->pwq)	/* by hand, or runs on more queues than slots */
@@ -236,6 +239,20 @@ static void w26_wait_noted(struct w26_noted *n)
 		}
 	}
 	atomic_dec(&rec->waiters);
+}
+
+/*
+ * Step 2 ran @rec by hand: the queueing step 1 noted has run, whatever
+ * its runs on other queues do meanwhile (its counts would wait for them).
+ */
+static void w26_noted_ran(struct w26_self_flush *sf,
+			  struct wqcompat_work26_rec *rec)
+{
+	unsigned int i;
+
+	for (i = 0; i < sf->nr; i++)
+		if (sf->noted[i].rec == rec && sf->noted[i].pwq)
+			sf->noted[i].ran = true;
 }
 
 /*
@@ -299,6 +316,7 @@ static void w26_hand_one(struct wqcompat_work26_rec *rec, void *arg)
 	if (took == W26_HAND_TAKEN) {
 		w26_hand_run(rec);
 		sf->ran++;
+		w26_noted_ran(sf, rec);
 	} else if (took == W26_HAND_BUSY) {
 		w26_run_end(rec, false);
 		w26_hand_busy(sf, rec);

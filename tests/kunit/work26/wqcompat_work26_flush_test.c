@@ -874,6 +874,76 @@ static void w26_two_handlers_flush_queues_their_items_wait_on(struct kunit *test
 	kfree(p);
 }
 
+/*
+ * X, a handler of a per-CPU queue, flushes its own queue while Y, running
+ * on the events queue of the other CPU, has queued itself on X's queue
+ * there and waits for X's flush to return.  On 2.6 that CPU's thread of
+ * X's queue ran Y beside Y's events run, and the flush returned.  Here
+ * Y's queueing waits in its pool behind Y's events run: the flush runs it
+ * by hand, and knows that queueing has run even while Y's events run goes
+ * on.  Y's wait is bounded: a broken shim fails the case, it does not
+ * hang.
+ */
+struct w26f_behind {
+	struct work_struct x, y;
+	struct workqueue_struct *wq;
+	int cpus[2];
+	atomic_t y_runs;
+	int y_runs_at_flush;
+	bool y_queued, y_saw_flush;
+	struct completion y_ready, x_flushed, y_done;
+};
+
+static void w26f_behind_y(void *data)
+{
+	struct w26f_behind *b = data;
+
+	if (atomic_inc_return(&b->y_runs) != 1)
+		return;
+	b->y_queued = queue_work_on(b->cpus[1], b->wq, &b->y);
+	complete(&b->y_ready);
+	b->y_saw_flush = wait_for_completion_timeout(&b->x_flushed, W26F_WAIT);
+	complete(&b->y_done);
+}
+
+static void w26f_behind_x(void *data)
+{
+	struct w26f_behind *b = data;
+
+	wait_for_completion_timeout(&b->y_ready, W26F_WAIT);
+	flush_workqueue(b->wq);		/* its own */
+	b->y_runs_at_flush = atomic_read(&b->y_runs);
+	complete(&b->x_flushed);
+}
+
+static void w26_own_queue_flush_runs_an_item_waiting_behind_its_events_run(struct kunit *test)
+{
+	struct w26f_behind *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	if (!w26_two_cpus(b->cpus))
+		kunit_skip(test, "needs two CPUs");
+	b->wq = create_workqueue("w26f_behind");
+	KUNIT_ASSERT_NOT_NULL(test, b->wq);
+	init_completion(&b->y_ready);
+	init_completion(&b->x_flushed);
+	init_completion(&b->y_done);
+	INIT_WORK(&b->x, w26f_behind_x, b);
+	INIT_WORK(&b->y, w26f_behind_y, b);
+	KUNIT_ASSERT_TRUE(test, schedule_work_on(b->cpus[1], &b->y));
+	KUNIT_ASSERT_TRUE(test, queue_work_on(b->cpus[0], b->wq, &b->x));
+	/* both waits are bounded: these return */
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&b->y_done,
+							    2 * W26F_WAIT));
+	flush_workqueue(b->wq);
+	flush_scheduled_work();
+	KUNIT_EXPECT_TRUE(test, b->y_queued);
+	KUNIT_EXPECT_TRUE(test, b->y_saw_flush);
+	KUNIT_EXPECT_EQ(test, b->y_runs_at_flush, 2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&b->y_runs), 2);
+	destroy_workqueue(b->wq);
+}
+
 /* ------------------------------------------------------------------ */
 /* A flush never waits for an item that runs only on other queues */
 
@@ -969,6 +1039,7 @@ static struct kunit_case w26f_cases[] = {
 	KUNIT_CASE(w26_item_queues_itself_on_another_queue_and_flushes_it),
 	KUNIT_CASE(w26_item_queues_itself_on_another_queue_and_destroys_it),
 	KUNIT_CASE(w26_two_handlers_flush_queues_their_items_wait_on),
+	KUNIT_CASE(w26_own_queue_flush_runs_an_item_waiting_behind_its_events_run),
 	{}
 };
 
