@@ -5,7 +5,10 @@
 /// header); a file that already includes <linux/workqueue.h> just loses
 /// <linux/tqueue.h>.  A converted file that got task queues through another
 /// header (<linux/interrupt.h>, <linux/sched.h>) gets <linux/workqueue.h>
-/// after that header, as many 2.5 conversions added it.
+/// after that header, as many 2.5 conversions added it.  A file that keeps a
+/// run of tq_disk (W006: the human drops it) keeps <linux/tqueue.h> for it,
+/// so that it still builds with wqcompat.ko, and gets <linux/workqueue.h>
+/// after it.
 ///
 // Confidence: High
 // Copyright: (C) wqport contributors.  GPLv2.
@@ -56,14 +59,23 @@ struct tq_struct *P;
 @@
 #include <linux/tqueue.h>
 
-@depends on patch && !wqport_blocked && !wqport_unsafe && !has_wq@
+@tq_disk_left depends on patch@
+@@
+ run_task_queue(&tq_disk)
+
+@depends on patch && !wqport_blocked && !wqport_unsafe && !has_wq && !tq_disk_left@
 @@
 - #include <linux/tqueue.h>
 + #include <linux/workqueue.h>
 
-@depends on patch && !wqport_blocked && !wqport_unsafe && has_wq@
+@depends on patch && !wqport_blocked && !wqport_unsafe && has_wq && !tq_disk_left@
 @@
 - #include <linux/tqueue.h>
+
+@depends on patch && !wqport_blocked && !wqport_unsafe && !has_wq && tq_disk_left@
+@@
+ #include <linux/tqueue.h>
++#include <linux/workqueue.h>
 
 // Work API in use (after 01-04) but no header for it.
 @uses_t depends on patch && !wqport_blocked && !wqport_unsafe && !has_wq && !has_tq@
