@@ -289,6 +289,26 @@ static bool w26_deferred(struct wqcompat_work26_rec *rec)
 }
 
 /*
+ * Take @rec off @pwq of @wq and run it here (w26_hand_take()); a count
+ * taken for a worker's run is given back.  Return: what the take found.
+ */
+static enum w26_hand w26_hand_try(struct wqcompat_work26_rec *rec, void *pwq,
+				  struct workqueue_struct *wq)
+{
+	unsigned long flags;
+	enum w26_hand took;
+
+	raw_spin_lock_irqsave(&w26_lock, flags);
+	took = w26_hand_take(rec, pwq, wq);
+	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	if (took == W26_HAND_TAKEN)
+		w26_hand_run(rec);
+	else if (took == W26_HAND_BUSY)
+		w26_run_end(rec, false);
+	return took;
+}
+
+/*
  * Step 2 for one record: run it here if it is queued on the own
  * pool_workqueue, or on another of @wq's behind a run of itself on another
  * queue (it would wait there for that run, which may wait for the caller).
@@ -296,7 +316,6 @@ static bool w26_deferred(struct wqcompat_work26_rec *rec)
 static void w26_hand_one(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_self_flush *sf = arg;
-	unsigned long flags;
 	enum w26_hand took;
 	void *pwq;
 	bool on;
@@ -310,15 +329,11 @@ static void w26_hand_one(struct wqcompat_work26_rec *rec, void *arg)
 	rcu_read_unlock();
 	if (!on)
 		return;
-	raw_spin_lock_irqsave(&w26_lock, flags);
-	took = w26_hand_take(rec, pwq, sf->wq);
-	raw_spin_unlock_irqrestore(&w26_lock, flags);
+	took = w26_hand_try(rec, pwq, sf->wq);
 	if (took == W26_HAND_TAKEN) {
-		w26_hand_run(rec);
 		sf->ran++;
 		w26_noted_ran(sf, rec);
 	} else if (took == W26_HAND_BUSY) {
-		w26_run_end(rec, false);
 		w26_hand_busy(sf, rec);
 	}
 }
@@ -400,8 +415,6 @@ struct w26_behind {
 static void w26_behind_one(struct wqcompat_work26_rec *rec, void *arg)
 {
 	struct w26_behind *b = arg;
-	unsigned long flags;
-	enum w26_hand took;
 	void *pwq;
 	bool on;
 
@@ -413,15 +426,8 @@ static void w26_behind_one(struct wqcompat_work26_rec *rec, void *arg)
 	rcu_read_unlock();
 	if (!on || (rec != b->self && !w26_deferred(rec)))
 		return;
-	raw_spin_lock_irqsave(&w26_lock, flags);
-	took = w26_hand_take(rec, pwq, b->wq);
-	raw_spin_unlock_irqrestore(&w26_lock, flags);
-	if (took == W26_HAND_TAKEN) {
-		w26_hand_run(rec);
+	if (w26_hand_try(rec, pwq, b->wq) == W26_HAND_TAKEN)
 		b->ran++;
-	} else if (took == W26_HAND_BUSY) {
-		w26_run_end(rec, false);
-	}
 }
 
 /**
