@@ -30,6 +30,7 @@ static const char *const hook_names[] = {
 	[WQCOMPAT_HOOK_DESTROY_TIMERS] = "destroy_timers",
 	[WQCOMPAT_HOOK_RUN_BEGIN] = "run_begin",
 	[WQCOMPAT_HOOK_RUN_ENDED] = "run_ended",
+	[WQCOMPAT_HOOK_FLUSH_SCANNED] = "flush_scanned",
 };
 static_assert(ARRAY_SIZE(hook_names) == WQCOMPAT_HOOK_NR);
 

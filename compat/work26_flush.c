@@ -65,6 +65,7 @@
  * wait behind runs of themselves, and the caller's own
  * (w26_run_behind_on()).
  */
+#include <linux/completion.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
@@ -464,6 +465,46 @@ void w26_run_behind_on(struct workqueue_struct *wq)
 	w26_self_flush_leave(&sf);
 }
 
+/* The kernel's flush of a queue, made for a legacy handler of another. */
+struct w26_flusher {
+	struct work_struct work;
+	struct workqueue_struct *wq;
+	struct completion done;
+};
+
+static void w26_flusher_fn(struct work_struct *work)
+{
+	struct w26_flusher *f = container_of(work, struct w26_flusher, work);
+
+	__flush_workqueue(f->wq);
+	complete(&f->done);
+}
+
+/*
+ * flush_workqueue(@wq) from a legacy handler running on another queue.
+ * The kernel's flush waits for every item queued on @wq before it began,
+ * and an item that waits there behind a run of itself in its pool
+ * (w26_run_behind_on()) may be queued at any moment before it: by
+ * another CPU, even the caller's own item.  So the kernel's flush runs in
+ * a worker of wqcompat_flush_wq while the caller, every HZ / 10 until it
+ * returns, runs such items by hand.  It may wait for items queued a little
+ * after the call (the worker's flush begins later), never for fewer.
+ */
+static void w26_flush_other(struct workqueue_struct *wq)
+{
+	struct w26_flusher f = { .wq = wq };
+
+	w26_run_behind_on(wq);
+	wqcompat_test_delay(WQCOMPAT_HOOK_FLUSH_SCANNED);
+	INIT_WORK_ONSTACK(&f.work, w26_flusher_fn);
+	init_completion(&f.done);
+	(queue_work)(w26_flush_wq, &f.work);
+	while (!wait_for_completion_timeout(&f.done, HZ / 10))
+		w26_run_behind_on(wq);
+	(flush_work)(&f.work);		/* the worker is done with @f */
+	destroy_work_on_stack(&f.work);
+}
+
 /**
  * wqcompat_flush_workqueue - flush_workqueue() of any queue
  * @wq: workqueue
@@ -485,13 +526,12 @@ void wqcompat_flush_workqueue(struct workqueue_struct *wq)
 	if (w26_any_parked())	/* queued from hard IRQ before the call */
 		w26_drain_parked();
 	/* The caller runs on @own: it stays. */
-	if (own && w26_pwq_wq(own) == wq) {
+	if (own && w26_pwq_wq(own) == wq)
 		w26_flush_self(wq, own);
-	} else {
-		if (own)
-			w26_run_behind_on(wq);
+	else if (own)
+		w26_flush_other(wq);
+	else
 		__flush_workqueue(wq);
-	}
 }
 EXPORT_SYMBOL_GPL(wqcompat_flush_workqueue);
 

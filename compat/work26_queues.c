@@ -38,6 +38,13 @@
 struct workqueue_struct *wqcompat_events_wq;
 EXPORT_SYMBOL_GPL(wqcompat_events_wq);
 
+/*
+ * Where a flush from a legacy handler of another queue runs the kernel's
+ * flush (work26_flush.c).  __WQ_LEGACY with WQ_MEM_RECLAIM, as keventd: it
+ * may flush any queue.
+ */
+struct workqueue_struct *w26_flush_wq;
+
 /* Queues in wqcompat_destroy_workqueue(); list under w26_lock. */
 struct w26_dying_wq {
 	struct list_head node;
@@ -318,6 +325,13 @@ int wqcompat_work26_init(void)
 		wqcompat_work26_pool_exit();
 		return -ENODEV;
 	}
+	w26_flush_wq = alloc_workqueue("wqcompat_flush", WQ_UNBOUND |
+				       WQ_MEM_RECLAIM | __WQ_LEGACY, 0);
+	if (!w26_flush_wq) {
+		(destroy_workqueue)(wq);
+		wqcompat_work26_pool_exit();
+		return -ENOMEM;
+	}
 	WRITE_ONCE(wqcompat_events_wq, wq);
 	return 0;
 }
@@ -334,5 +348,6 @@ void wqcompat_work26_exit(void)
 
 	WRITE_ONCE(wqcompat_events_wq, NULL);
 	(destroy_workqueue)(wq);
+	(destroy_workqueue)(w26_flush_wq);
 	wqcompat_work26_pool_exit();
 }

@@ -232,7 +232,8 @@ void w26_drain_parked(void);
 bool w26_any_parked(void);
 unsigned int w26_park_going(struct module *mod);
 
-/* work26_flush.c */
+/* work26_flush.c; its queue for the kernel's flushes (work26_queues.c) */
+extern struct workqueue_struct *w26_flush_wq;
 void w26_flush_self(struct workqueue_struct *wq, void *own);
 void w26_run_behind_on(struct workqueue_struct *wq);
 

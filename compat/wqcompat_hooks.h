@@ -42,6 +42,8 @@ enum wqcompat_hook {
 	WQCOMPAT_HOOK_RUN_BEGIN,
 	/* a worker's run of a legacy item is counted over, not yet returned */
 	WQCOMPAT_HOOK_RUN_ENDED,
+	/* a flush of another queue from a handler scanned it, not yet waiting */
+	WQCOMPAT_HOOK_FLUSH_SCANNED,
 	WQCOMPAT_HOOK_NR
 };
 

@@ -562,6 +562,60 @@ static void w26_hand_run_flush_never_waits_for_a_worker_waiting_on_it(struct kun
 }
 
 /*
+ * X, a handler of a per-CPU queue, flushes the events queue; once the
+ * flush has looked for items waiting there behind runs of themselves, and
+ * before it waits (its delay point flush_scanned), another task queues X
+ * on the events queue of X's CPU: that queueing waits in the pool behind
+ * X's run.  The flush must still run it (2.6: keventd ran it beside) and
+ * return, not wait for it.
+ */
+struct w26r_late {
+	struct workqueue_struct *wq;
+	struct work_struct x;
+	int cpu;
+	atomic_t runs;
+	int runs_at_return;
+	struct completion returned;
+};
+
+static void w26r_late_x(void *data)
+{
+	struct w26r_late *l = data;
+
+	if (atomic_inc_return(&l->runs) != 1)
+		return;
+	flush_scheduled_work();
+	l->runs_at_return = atomic_read(&l->runs);
+	complete(&l->returned);
+}
+
+static void w26_flush_runs_an_own_queueing_made_after_it_looked(struct kunit *test)
+{
+	struct w26r_late *l = kzalloc(sizeof(*l), GFP_KERNEL);
+	long hits;
+
+	KUNIT_ASSERT_NOT_NULL(test, l);
+	l->wq = create_workqueue("w26r_late");
+	KUNIT_ASSERT_NOT_NULL(test, l->wq);
+	l->cpu = raw_smp_processor_id();
+	init_completion(&l->returned);
+	INIT_WORK(&l->x, w26r_late_x, l);
+	hits = w26r_hold(test, "flush_scanned", WQCOMPAT_HOOK_FLUSH_SCANNED);
+	KUNIT_ASSERT_TRUE(test, queue_work_on(l->cpu, l->wq, &l->x));
+	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(WQCOMPAT_HOOK_FLUSH_SCANNED, hits));
+	KUNIT_EXPECT_TRUE(test, schedule_work_on(l->cpu, &l->x));
+	/* a deadlock on a broken shim: nothing can be freed then */
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&l->returned,
+							    30 * HZ));
+	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay", "off"), 0);
+	KUNIT_EXPECT_EQ(test, l->runs_at_return, 2);
+	destroy_workqueue(l->wq);
+	flush_scheduled_work();
+	KUNIT_EXPECT_EQ(test, atomic_read(&l->runs), 2);
+	kfree(l);
+}
+
+/*
  * N10: destroy_workqueue() against a legacy timer that has fired and whose
  * callback (the kernel's delayed_work_timer_fn()) has not yet queued the
  * item.  A kprobe holds that callback in flight; the destroy is held at
@@ -696,6 +750,7 @@ static struct kunit_case w26r_cases[] = {
 	KUNIT_CASE(w26_n2_many_active_flush_takes_a_queueing_a_finished_run_left),
 	KUNIT_CASE(w26_n2_many_active_flush_waits_for_a_run_not_yet_counted),
 	KUNIT_CASE(w26_hand_run_flush_never_waits_for_a_worker_waiting_on_it),
+	KUNIT_CASE(w26_flush_runs_an_own_queueing_made_after_it_looked),
 	KUNIT_CASE(w26_n10_destroy_waits_for_a_fired_timer),
 	{}
 };
