@@ -290,6 +290,29 @@ static bool w26_deferred(struct wqcompat_work26_rec *rec)
 }
 
 /*
+ * Is @rec, queued on @wq, waiting behind a run of itself on another queue?
+ * A run on @wq, or one the slots cannot say the queue of, is not another
+ * queue's: an item queued behind its own run on @wq waits, as on 2.6, and
+ * is not to be run by hand outside @wq's workers, where a flush of @wq
+ * from its handler would no longer be one from @wq.
+ */
+static bool w26_behind_other(struct wqcompat_work26_rec *rec,
+			     struct workqueue_struct *wq)
+{
+	struct workqueue_struct *on;
+	bool other = false;
+	int i;
+
+	if (w26_run_on(rec, wq))
+		return false;
+	for (i = 0; i < WQCOMPAT_W26_RUN_SLOTS; i++) {
+		on = READ_ONCE(rec->run_slots[i].wq);
+		other |= on && on != wq;
+	}
+	return other && w26_deferred(rec);
+}
+
+/*
  * Take @rec off @pwq of @wq and run it here (w26_hand_take()); a count
  * taken for a worker's run is given back.  Return: what the take found.
  */
@@ -326,7 +349,7 @@ static void w26_hand_one(struct wqcompat_work26_rec *rec, void *arg)
 	rcu_read_lock();	/* the pool_workqueue named stays (kfree_rcu) */
 	pwq = w26_queued_pwq(rec);
 	on = pwq && (pwq == sf->own ||
-		     (w26_pwq_wq(pwq) == sf->wq && w26_deferred(rec)));
+		     (w26_pwq_wq(pwq) == sf->wq && w26_behind_other(rec, sf->wq)));
 	rcu_read_unlock();
 	if (!on)
 		return;
@@ -425,7 +448,7 @@ static void w26_behind_one(struct wqcompat_work26_rec *rec, void *arg)
 	pwq = w26_queued_pwq(rec);
 	on = pwq && w26_pwq_wq(pwq) == b->wq;
 	rcu_read_unlock();
-	if (!on || (rec != b->self && !w26_deferred(rec)))
+	if (!on || (rec != b->self && !w26_behind_other(rec, b->wq)))
 		return;
 	if (w26_hand_try(rec, pwq, b->wq) == W26_HAND_TAKEN)
 		b->ran++;

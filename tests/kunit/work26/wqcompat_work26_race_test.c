@@ -616,6 +616,71 @@ static void w26_flush_runs_an_own_queueing_made_after_it_looked(struct kunit *te
 }
 
 /*
+ * B runs on a single-thread queue and queues itself there again, behind
+ * itself; its run has ended and its worker is held before it returns (its
+ * delay point run_ended: the kernel still has B's shadow in that worker)
+ * when A, an events handler, flushes B's queue.  That queueing waits
+ * behind a run on its own queue, as on 2.6: the flush must not take it to
+ * run in A's thread (B's handler would then flush its own queue from
+ * outside it); B's queue runs it.
+ */
+struct w26r_same {
+	struct workqueue_struct *wq;
+	struct work_struct a, b;
+	atomic_t b_runs;
+	int b2_keventd;
+	struct completion b_in, a_done;
+};
+
+static void w26r_same_b(void *data)
+{
+	struct w26r_same *m = data;
+
+	if (atomic_inc_return(&m->b_runs) == 1) {
+		queue_work(m->wq, &m->b);
+		complete(&m->b_in);
+	} else {
+		m->b2_keventd = current_is_keventd();
+	}
+}
+
+static void w26r_same_a(void *data)
+{
+	struct w26r_same *m = data;
+
+	flush_workqueue(m->wq);
+	complete(&m->a_done);
+}
+
+static void w26_foreign_flush_leaves_an_item_behind_its_own_queue_s_run(struct kunit *test)
+{
+	struct w26r_same *m = kzalloc(sizeof(*m), GFP_KERNEL);
+	long hits;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->wq = create_singlethread_workqueue("w26r_same");
+	KUNIT_ASSERT_NOT_NULL(test, m->wq);
+	m->b2_keventd = -1;
+	init_completion(&m->b_in);
+	init_completion(&m->a_done);
+	INIT_WORK(&m->a, w26r_same_a, m);
+	INIT_WORK(&m->b, w26r_same_b, m);
+	hits = w26r_hold(test, "run_ended", WQCOMPAT_HOOK_RUN_ENDED);
+	KUNIT_ASSERT_TRUE(test, queue_work(m->wq, &m->b));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&m->b_in, 30 * HZ));
+	KUNIT_ASSERT_TRUE(test, w26r_wait_hit(WQCOMPAT_HOOK_RUN_ENDED, hits));
+	KUNIT_ASSERT_TRUE(test, schedule_work(&m->a));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&m->a_done, 30 * HZ));
+	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay", "off"), 0);
+	flush_workqueue(m->wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&m->b_runs), 2);
+	KUNIT_EXPECT_EQ(test, m->b2_keventd, 0);	/* on its own queue */
+	flush_scheduled_work();
+	destroy_workqueue(m->wq);
+	kfree(m);
+}
+
+/*
  * N10: destroy_workqueue() against a legacy timer that has fired and whose
  * callback (the kernel's delayed_work_timer_fn()) has not yet queued the
  * item.  A kprobe holds that callback in flight; the destroy is held at
@@ -751,6 +816,7 @@ static struct kunit_case w26r_cases[] = {
 	KUNIT_CASE(w26_n2_many_active_flush_waits_for_a_run_not_yet_counted),
 	KUNIT_CASE(w26_hand_run_flush_never_waits_for_a_worker_waiting_on_it),
 	KUNIT_CASE(w26_flush_runs_an_own_queueing_made_after_it_looked),
+	KUNIT_CASE(w26_foreign_flush_leaves_an_item_behind_its_own_queue_s_run),
 	KUNIT_CASE(w26_n10_destroy_waits_for_a_fired_timer),
 	{}
 };
