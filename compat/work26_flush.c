@@ -30,7 +30,7 @@
  *     the caller, pass after pass while a pass ran one (bounded), as
  *     2.6's run_workqueue() ran its list until it was empty; so do those
  *     queued on @wq's other pool_workqueues that wait there behind a run
- *     of themselves on another queue (w26_deferred(): one shadow for all
+ *     of themselves on another queue (w26_behind_other(): one shadow for all
  *     queues), which may be waiting for the caller.
  *  3. Each noted item is waited for: until the run that was queued or in
  *     progress has ended, or the item was cancelled.  One still queued on
@@ -460,8 +460,8 @@ static void w26_behind_one(struct wqcompat_work26_rec *rec, void *arg)
  * @wq: a workqueue that the caller, a legacy handler running on another
  *	queue, is about to flush or destroy
  *
- * Such an item waits in its pool until its other run ends (w26_deferred()),
- * and that run may be the caller (2.6: a handler that queues its own item
+ * Such an item (w26_behind_other()) waits in its pool until its other run
+ * ends, and that run may be the caller (2.6: a handler that queues its own item
  * on another queue, then flushes it: schedule_work(self);
  * flush_scheduled_work()) or wait for the caller (two handlers, each
  * flushing the other's queue while its own item is queued there).  2.6
