@@ -31,6 +31,7 @@ static const char *const hook_names[] = {
 	[WQCOMPAT_HOOK_RUN_BEGIN] = "run_begin",
 	[WQCOMPAT_HOOK_RUN_ENDED] = "run_ended",
 	[WQCOMPAT_HOOK_FLUSH_SCANNED] = "flush_scanned",
+	[WQCOMPAT_HOOK_FLUSHER_DONE] = "flusher_done",
 };
 static_assert(ARRAY_SIZE(hook_names) == WQCOMPAT_HOOK_NR);
 

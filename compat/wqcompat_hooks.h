@@ -44,6 +44,8 @@ enum wqcompat_hook {
 	WQCOMPAT_HOOK_RUN_ENDED,
 	/* a flush of another queue from a handler scanned it, not yet waiting */
 	WQCOMPAT_HOOK_FLUSH_SCANNED,
+	/* the kernel's flush for a handler of another queue returned, said so */
+	WQCOMPAT_HOOK_FLUSHER_DONE,
 	WQCOMPAT_HOOK_NR
 };
 

@@ -681,6 +681,67 @@ static void w26_foreign_flush_leaves_an_item_behind_its_own_queue_s_run(struct k
 }
 
 /*
+ * Items of one lockdep class (one INIT_WORK() site) on two queues: Y runs
+ * on Q, then X, on P, flushes Q from its handler.  2.6 had no lockdep;
+ * the shim's flush of another queue must not make one up: before, its
+ * flush_work() of its own helper, still in its worker (held at its delay
+ * point flusher_done), told lockdep that the class waits for a flush of
+ * Q, which runs the class (debug kernel: "possible circular locking
+ * dependency", a finding of the run).
+ */
+struct w26r_cls {
+	struct work_struct x, y;
+	struct workqueue_struct *p, *q;
+	atomic_t y_runs;
+	struct completion done;
+};
+
+static void w26r_cls_init(struct work_struct *w, void (*fn)(void *), void *d)
+{
+	INIT_WORK(w, fn, d);		/* one site: one lockdep class */
+}
+
+static void w26r_cls_y(void *data)
+{
+	struct w26r_cls *c = data;
+
+	atomic_inc(&c->y_runs);
+}
+
+static void w26r_cls_x(void *data)
+{
+	struct w26r_cls *c = data;
+
+	flush_workqueue(c->q);
+	complete(&c->done);
+}
+
+static void w26_foreign_flush_adds_no_lockdep_dependency(struct kunit *test)
+{
+	struct w26r_cls *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	long hits;
+
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->p = create_workqueue("w26r_cls_p");
+	KUNIT_ASSERT_NOT_NULL(test, c->p);
+	c->q = create_singlethread_workqueue("w26r_cls_q");
+	KUNIT_ASSERT_NOT_NULL(test, c->q);
+	init_completion(&c->done);
+	w26r_cls_init(&c->x, w26r_cls_x, c);
+	w26r_cls_init(&c->y, w26r_cls_y, c);
+	KUNIT_ASSERT_TRUE(test, queue_work(c->q, &c->y));
+	flush_workqueue(c->q);
+	hits = w26r_hold(test, "flusher_done", WQCOMPAT_HOOK_FLUSHER_DONE);
+	KUNIT_ASSERT_TRUE(test, queue_work(c->p, &c->x));
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&c->done, 30 * HZ));
+	KUNIT_EXPECT_GT(test, w26r_hits(WQCOMPAT_HOOK_FLUSHER_DONE), hits);
+	KUNIT_EXPECT_EQ(test, w26_param_write("test_delay", "off"), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->y_runs), 1);
+	destroy_workqueue(c->p);
+	destroy_workqueue(c->q);
+}
+
+/*
  * N10: destroy_workqueue() against a legacy timer that has fired and whose
  * callback (the kernel's delayed_work_timer_fn()) has not yet queued the
  * item.  A kprobe holds that callback in flight; the destroy is held at
@@ -817,6 +878,7 @@ static struct kunit_case w26r_cases[] = {
 	KUNIT_CASE(w26_hand_run_flush_never_waits_for_a_worker_waiting_on_it),
 	KUNIT_CASE(w26_flush_runs_an_own_queueing_made_after_it_looked),
 	KUNIT_CASE(w26_foreign_flush_leaves_an_item_behind_its_own_queue_s_run),
+	KUNIT_CASE(w26_foreign_flush_adds_no_lockdep_dependency),
 	KUNIT_CASE(w26_n10_destroy_waits_for_a_fired_timer),
 	{}
 };
