@@ -221,10 +221,10 @@ static inline void w26_run_slot_free(struct wqcompat_work26_rec *rec, int slot)
 /*
  * A run by hand of the item for this queue is in progress, and a worker
  * was given it (queued again meanwhile): wait until the run by hand is
- * over, the worker's own run not counted and its slot free, so that a flush nested in the run by hand
- * does not wait for this worker, which waits for it.  Out of line: its
- * on-stack wait entry would give every run of w26_shadow_fn() a larger
- * frame and a stack-protector check.
+ * over, the worker's own run not counted and its slot free, so that a
+ * flush nested in the run by hand does not wait for this worker, which
+ * waits for it.  Out of line: its on-stack wait entry would give every run
+ * of w26_shadow_fn() a larger frame and a stack-protector check.
  */
 static noinline void w26_wait_hand(struct wqcompat_work26_rec *rec, int slot)
 {
