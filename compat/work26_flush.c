@@ -111,6 +111,19 @@ struct w26_self_flush {
 static LIST_HEAD(w26_self_flushes);
 
 /*
+ * Does a kernel worker have @rec's shadow, in the pool it was last queued
+ * on?  Its run may not be counted yet (or any more).  For a queued shadow:
+ * it waits in that pool behind that run, since the kernel never runs one
+ * work_struct twice at once in a pool, and an item has one shadow for all
+ * queues (2.6 ran a queueing on another queue on that queue's thread).
+ * Any context; takes the pool's lock.
+ */
+static bool w26_kernel_runs(struct wqcompat_work26_rec *rec)
+{
+	return (work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING;
+}
+
+/*
  * The kernel's worker has @rec's shadow, but its run is not counted in
  * @runs: the worker took the item off its queue and has not yet begun the
  * run (w26_shadow_fn()), or ended it and has not yet returned.  Neither
@@ -125,8 +138,7 @@ static void w26_wait_uncounted(struct wqcompat_work26_rec *rec,
 	smp_mb__after_atomic();	/* pairs with w26_worker_run_begin() */
 	while (!wait_var_event_timeout(&rec->runs,
 				       atomic_long_read(&rec->runs) != runs ||
-				       !((work_busy)(&rec->dwork.work) &
-					 WORK_BUSY_RUNNING), HZ / 10))
+				       !w26_kernel_runs(rec), HZ / 10))
 		;
 	atomic_dec(&rec->waiters);
 }
@@ -164,8 +176,7 @@ again:
 			 * Not while the caller runs it by hand: such a
 			 * worker waits for that run to end (work26_run.c).
 			 */
-			if (hand == current ||
-			    !((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING))
+			if (hand == current || !w26_kernel_runs(rec))
 				return;
 			w26_wait_uncounted(rec, runs);
 			goto again;
@@ -211,7 +222,7 @@ static bool w26_noted_over(struct w26_noted *n)
 		       (u32)((runs >> 32) - n->done) >= n->active;
 	/* not queued, nor running: cancelled */
 	return !w26_runs_active(rec) &&
-	       !((work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING);
+	       !w26_kernel_runs(rec);
 }
 
 /*
@@ -278,18 +289,6 @@ static void w26_hand_busy(struct w26_self_flush *sf,
 }
 
 /*
- * Is @rec, queued, waiting behind a run of itself in the same worker pool?
- * The kernel never runs one work_struct twice at once in a pool, and an
- * item has one shadow for all queues: a queueing on one queue while it
- * runs on another waits there (2.6 ran it on each queue's thread).  Any
- * context; takes the pool's lock.
- */
-static bool w26_deferred(struct wqcompat_work26_rec *rec)
-{
-	return (work_busy)(&rec->dwork.work) & WORK_BUSY_RUNNING;
-}
-
-/*
  * Is @rec, queued on @wq, waiting behind a run of itself on another queue?
  * A run on @wq, or one the slots cannot say the queue of, is not another
  * queue's: an item queued behind its own run on @wq waits, as on 2.6, and
@@ -309,7 +308,7 @@ static bool w26_behind_other(struct wqcompat_work26_rec *rec,
 		on = READ_ONCE(rec->run_slots[i].wq);
 		other |= on && on != wq;
 	}
-	return other && w26_deferred(rec);
+	return other && w26_kernel_runs(rec);
 }
 
 /*
