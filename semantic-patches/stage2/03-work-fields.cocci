@@ -10,8 +10,9 @@
 /// handler through container_of().
 ///
 /// The pending field is gone too: a read of w.pending (p->pending) becomes
-/// work_pending(&w) (work_pending(p)), which 2.6.20 added for it; a store
-/// into it is reported.
+/// work_pending(&w) (work_pending(p)), which 2.6.20 added for it (as an
+/// argument, (unsigned long)work_pending(&w): the field's type, for a
+/// variadic call's format); a store into it is reported.
 ///
 /// Only expressions that the C source shows to be a struct work_struct are
 /// touched (tasklets have func(data) too).
@@ -52,6 +53,27 @@ position p;
  W.pending@p = E
 |
  P->pending@p = E
+)
+
+// An argument keeps the field's type: pending was an unsigned long, and a
+// printk("%lu", w.pending) given work_pending()'s bool would not match its
+// format.
+@pending_arg depends on patch@
+struct work_struct W;
+struct work_struct *P;
+identifier F;
+position p != pstore.p;
+@@
+(
+ F(...,
+- W.pending@p
++ (unsigned long)work_pending(&W)
+ ,...)
+|
+ F(...,
+- P->pending@p
++ (unsigned long)work_pending(P)
+ ,...)
 )
 
 @pending depends on patch@

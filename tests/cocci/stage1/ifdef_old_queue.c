@@ -2,6 +2,7 @@
  * kernels before 2.4 (tq_scheduler) is none of a target kernel's: left as
  * it is, not reported. */
 #include <linux/config.h>
+#include <linux/version.h>
 #include <linux/tqueue.h>
 
 struct dev {

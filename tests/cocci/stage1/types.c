@@ -10,7 +10,7 @@ static struct {
 	struct tq_struct ring[8];
 } state;
 
-struct tq_struct *current_task;
+struct tq_struct *cur_task;
 
 static void fn(void *data);
 
@@ -29,6 +29,6 @@ void init_all(void *p)
 	for (i = 0; i < 8; i++)
 		INIT_TQUEUE(&state.ring[i], fn, &state);
 	INIT_TQUEUE(t, fn, NULL);
-	current_task = t;
-	schedule_task(current_task);
+	cur_task = t;
+	schedule_task(cur_task);
 }

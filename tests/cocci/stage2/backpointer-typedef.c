@@ -29,12 +29,14 @@ static void xirc_tx_timeout_task(void *data)
 	netif_wake_queue(dev);
 }
 
+#ifdef CONFIG_UGETH_PHY
 static void ugeth_phy_change(void *data)
 {
 	struct net_device *dev = (struct net_device *)data;
 
 	ugeth_adjust_link(dev);
 }
+#endif
 
 static int xirc_probe(struct net_device *dev)
 {

@@ -4,9 +4,9 @@
  * open): the call passes the item, the expression cast to the container
  * first, since -> cannot apply to a void *.
  */
+#include <linux/netdevice.h>
 #include <linux/workqueue.h>
 
-struct net_device;
 struct smc_local {
 	struct work_struct phy_configure;
 	int link;

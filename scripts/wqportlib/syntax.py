@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0
+"""gcc on one C file with a kernel's own module flags, without Kbuild.
+
+Used where converter output is compiled by the hundred (tests/cocci/compile,
+tests/convert/survey): Kbuild's make costs more than the compile of a
+fragment.  The flags are those Kbuild passes for a module of KDIR (taken
+once from `make V=1` of a probe module); the shim's headers come first
+when asked, as `wqport build` puts them (NOSTDINC_FLAGS).  A header the
+fragment names and the kernel lacks (linux/config.h, a driver's own) is an
+empty stub, so that the file's own lines are what is checked.
+"""
+import os
+import re
+import shlex
+import subprocess
+
+from .paths import TOP
+
+DIAG = re.compile(r'^(.*?):(\d+):\d+: (error|warning): (.*)$')
+NOTE = re.compile(r'^(.*?):(\d+):\d+: note: in expansion of macro')
+INCLUDED = re.compile(r'^(?:In file included from|\s+from) (.*?):(\d+)[:,]')
+
+
+class Compiler:
+    """gcc -fsyntax-only against KDIR's headers (compat/include first when
+    shim); work: a private directory for the probe and the stubs."""
+
+    def __init__(self, kdir, work, shim=True, warnings=False):
+        self.kdir, self.stubs = kdir, os.path.join(work, 'stubs')
+        os.makedirs(self.stubs, exist_ok=True)
+        mod = os.path.join(work, 'probe')
+        os.makedirs(mod, exist_ok=True)
+        with open(os.path.join(mod, 'probe.c'), 'w') as f:
+            f.write('#include <linux/module.h>\nMODULE_LICENSE("GPL");\n')
+        with open(os.path.join(mod, 'Makefile'), 'w') as f:
+            f.write('obj-m := probe.o\n')
+        res = subprocess.run(['make', '-C', kdir, f'M={mod}', 'V=1', 'modules'],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             check=False)
+        # the compile of probe.c among the commands of its line (Kbuild
+        # chains objtool and others with ';')
+        cmd = next((part.strip() for line in res.stdout.splitlines()
+                    for part in line.split(';')
+                    if re.search(r'\bgcc\b.*\s-c\s.*probe\.c', part)), None)
+        if cmd is None:
+            raise RuntimeError('cannot get the compiler flags of ' + kdir)
+        # a shell command: its quoting (-DKBUILD_MODNAME='"probe"') is shell's
+        words = shlex.split(cmd)
+        flags, skip = [], False
+        for w in words[1:]:
+            if skip:
+                skip = False
+                continue
+            if w in ('-o', '-c'):
+                skip = w == '-o'
+                continue
+            if w.endswith('probe.c') or w.startswith('-Wp,-MMD'):
+                continue
+            flags.append(w)
+        self.cc = words[0]
+        self.flags = (['-I' + os.path.join(TOP, 'compat', 'include')] if shim else []) + flags + \
+            ['-idirafter', self.stubs, '-fsyntax-only', '-fmax-errors=0',
+             '-Werror=incompatible-pointer-types', '-Werror=int-conversion'] + \
+            ([] if warnings else ['-w'])
+        self.cwd = kdir
+        # a compiler that reports nothing would pass every check: prove it
+        # sees an error and (when asked) a warning in a file of its own
+        bad = os.path.join(work, 'probe', 'bad.c')
+        with open(bad, 'w') as f:
+            f.write('#include <linux/kernel.h>\n'
+                    'static void f(void) { pr_info("%lu\\n", 1); }\n'
+                    'int g(void) { f(); return undeclared_here; }\n')
+        kinds = {kind for _, kind, _ in self.diagnostics(bad)}
+        if 'error' not in kinds or (warnings and 'warning' not in kinds):
+            raise RuntimeError('the compiler of %s reports no diagnostics on a bad file: %s'
+                               % (kdir, ' '.join([self.cc] + self.flags)))
+
+    def diagnostics(self, path, extra=()):
+        """(line, kind, message) of gcc's errors (and warnings, when the
+        compiler was made with warnings) on path's own lines, in order;
+        missing headers are stubbed first.  extra: more flags (-D...)."""
+        for _ in range(60):
+            res = subprocess.run([self.cc] + self.flags + list(extra) + [path], cwd=self.cwd,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                 errors='replace', check=False,
+                                 env=dict(os.environ, LC_ALL='C'))
+            m = re.search(r'fatal error: ([^:]+): No such file or directory', res.stdout)
+            if not m:
+                break
+            stub = os.path.join(self.stubs, m.group(1))
+            os.makedirs(os.path.dirname(stub), exist_ok=True)
+            open(stub, 'a').close()
+        return self._parse(res.stdout, os.path.basename(path))
+
+    @staticmethod
+    def _parse(text, base):
+        """gcc's diagnostics as (line, kind, message) on the file base: one
+        in a header counts at the line of base that expanded the macro it
+        comes from, or else at the line that included the header."""
+        out, cur, inc = [], None, None
+        for line in text.splitlines():
+            m = INCLUDED.match(line)
+            if m:
+                if os.path.basename(m.group(1)) == base:
+                    inc = int(m.group(2))
+                continue
+            m = DIAG.match(line)
+            if m:
+                out.append(cur)
+                ours = os.path.basename(m.group(1)) == base
+                # [line, kind, message, still looking for base's line]
+                cur = [int(m.group(2)) if ours else inc, m.group(3), m.group(4), not ours]
+                continue
+            m = NOTE.match(line)
+            if m and cur and cur[3] and os.path.basename(m.group(1)) == base:
+                cur[0], cur[3] = int(m.group(2)), False
+        out.append(cur)
+        return [tuple(d[:3]) for d in out if d and d[0] is not None]
+
+    def errors(self, path):
+        """(line, message) of gcc's errors on path, identifiers as 'X'."""
+        return [(line, re.sub(r"'[^']*'", "'X'", msg))
+                for line, kind, msg in self.diagnostics(path) if kind == 'error']
