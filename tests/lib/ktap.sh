@@ -6,10 +6,19 @@
 #   ktap_nest NAME CMD... run CMD (which prints a KTAP document), nest it as
 #                         the next test NAME; ok when CMD exits 0
 #   ktap_result RC NAME   print the next result line, ok when RC is 0
+#   ktap_skip NAME WHY    print the next result line as a skip
+#   ktap_end              the results must be the plan's number: any
+#                         missing is "not ok"; exits 1 when a test failed
+#                         or the count is off, else 0
+# Every result of a document goes through these, which count for
+# themselves: a runner's exit status follows its results.
 
 ktap_n=0
+ktap_plan=
+ktap_failed=0
 
 ktap_begin() {
+	ktap_plan=$1
 	echo "KTAP version 1"
 	echo "1..$1"
 }
@@ -19,8 +28,25 @@ ktap_result() {
 	if [ "$1" -eq 0 ]; then
 		echo "ok $ktap_n $2"
 	else
+		ktap_failed=1
 		echo "not ok $ktap_n $2"
 	fi
+}
+
+ktap_skip() {
+	ktap_n=$((ktap_n + 1))
+	echo "ok $ktap_n $1 # SKIP $2"
+}
+
+ktap_end() {
+	if [ -n "$ktap_plan" ] && [ "$ktap_n" -gt "$ktap_plan" ]; then
+		echo "# $ktap_n results for a plan of $ktap_plan: the plan is wrong"
+		ktap_failed=1
+	fi
+	while [ -n "$ktap_plan" ] && [ "$ktap_n" -lt "$ktap_plan" ]; do
+		ktap_result 1 "result $((ktap_n + 1)) of $ktap_plan: never given"
+	done
+	exit "$ktap_failed"
 }
 
 ktap_nest() {
@@ -55,6 +81,7 @@ ktap_splice() {
 			got=$((got + 1))
 			[[ $line =~ ^(ok|not\ ok)\ [0-9]+\ (.*)$ ]]
 			ktap_n=$((ktap_n + 1))
+			[ "${BASH_REMATCH[1]}" = ok ] || ktap_failed=1
 			echo "${BASH_REMATCH[1]} $ktap_n $prefix${BASH_REMATCH[2]}"
 			;;
 		'    # Subtest: '*) echo "    # Subtest: $prefix${line#    # Subtest: }" ;;
