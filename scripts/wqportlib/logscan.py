@@ -77,15 +77,25 @@ class Scan:
                 continue
             for kind, pattern in FINDINGS:
                 if pattern.search(line):
-                    # the finding, with the lines around it (a WARN's message
-                    # comes before its WARNING: line, the module after)
-                    context = '\n'.join(self.lines[max(0, i - 3):i + 4])
-                    self.findings.append((kind, line.strip(), context))
+                    self.findings.append((kind, line.strip(), self.own_lines(i)))
                     break
 
+    def own_lines(self, i):
+        """The lines of the finding at line I: a WARN's from its "cut here"
+        line (its message comes between) to its WARNING: line, whose
+        [module] names where it fired; any other's, its line.  Never the
+        lines after it: "Modules linked in:" names every module loaded,
+        whatever fired."""
+        if self.lines[i].startswith('WARNING: '):
+            for j in range(i - 1, max(-1, i - 12), -1):
+                if 'cut here' in self.lines[j]:
+                    return '\n'.join(self.lines[j:i + 1])
+        return self.lines[i]
+
     def expect(self, regexes):
-        """Accept the findings that one of REGEXES matches (in the finding
-        or the lines around it).  Returns the regexes that matched none."""
+        """Accept the findings that one of REGEXES matches (in the
+        finding's own lines: own_lines()).  Returns the regexes that
+        matched none."""
         unseen = []
         for rx in regexes:
             pattern = re.compile(rx)

@@ -94,14 +94,17 @@ class Port:
                 f.write(res.stdout)
         return reports
 
-    def build(self, variant, rel):
+    def build(self, variant, rel, shim=None):
+        """Build REL of VARIANT's tree (against the shim but for C, or as
+        SHIM says): (its modules, []) or (None, the build's last lines)."""
+        shim = variant != 'C' if shim is None else shim
         d = os.path.join(self.src[variant], rel)
         cmd = [WQPORT, 'build', '--kernel', self.kernel,
                '--root', self.src[variant],
-               '--out', os.path.join(self.obj, variant)]
+               '--out', os.path.join(self.obj, variant + ('-shim' if shim and variant == 'C' else ''))]
         if self.lint:
             cmd.append('--lint')
-        if variant == 'C':
+        if not shim:
             cmd.append('--no-shim')
         res = sh(cmd + [d])
         if res.returncode:
@@ -224,10 +227,36 @@ def batch_script(names, src_root, path):
     os.chmod(path, 0o755)
 
 
-def port_samples(kernel, only, ktap):
+def needs_human(port, rel, items, err):
+    """The verdict on a variant C that does not build without the shim
+    while its conversion left items for a human: 'needs human' when what
+    fails is only what the items leave on the old APIs (it builds against
+    the shim), else 'build failed'."""
+    built, err_shim = port.build('C', rel, shim=True)
+    if built is None:
+        return Cell('build failed', 'without the shim:\n' + '\n'.join(err[-8:]) +
+                    '\nand with it, so not for what the report leaves:\n' +
+                    '\n'.join(err_shim[-8:]))
+    return Cell('needs human', 'builds only with the shim; report: ' + items[0])
+
+
+def module_failures(ktap, modules, name):
+    """The load and unload results of a sample's modules that failed in a
+    run's KTAP (a run with failures exits 1, which is also a scenario's
+    not ok: each sample is judged on its own lines)."""
+    mine = [os.path.basename(m) for m in modules
+            if os.sep + name + os.sep in m or os.path.basename(os.path.dirname(m)) == name]
+    return [ln.strip() for ln in ktap.splitlines()
+            if re.match(r'^\s*not ok \d+ (load|unload) (%s)\b' %
+                        '|'.join(re.escape(b) for b in mine), ln)] if mine else []
+
+
+def converted_samples(kernel, note=print):
+    """The samples converted (build/port/src, redone only when a sample,
+    the semantic patches or the converter changed): (a Port of them for
+    KERNEL, the reports)."""
     root = os.path.join(paths.BUILD, 'port')
     port = Port(root, kernel)
-    note = (lambda *a: print(*a, file=sys.stderr)) if ktap else print
     digest = sources_digest(os.path.join(paths.TOP, 'drivers-sample'),
                             os.path.join(paths.TOP, 'semantic-patches'),
                             os.path.join(paths.SCRIPTS, 'wqportlib'))
@@ -248,6 +277,49 @@ def port_samples(kernel, only, ktap):
                 json.dump(reports, f)
             with open(stamp, 'w') as f:
                 f.write(digest)
+    return port, reports
+
+
+def judge(name, rc, stdout, reason, modules):
+    """A sample's verdict from its variant's run (exit status, KTAP,
+    verdict line; modules: every module of the run)."""
+    log = [m.group(1) for m in re.finditer(
+        r'^\s*# ' + re.escape(name) + r'\| log: (.*)$', stdout, re.M)]
+    ok = re.search(r'^\s*ok \d+ ' + re.escape(name) + r'$', stdout, re.M)
+    with open(os.path.join(paths.TOP, 'drivers-sample', name, 'expected.log')) as f:
+        expected = f.read().splitlines()
+    lost = module_failures(stdout, modules, name)
+    if rc not in (0, 1):
+        return Cell('run failed', reason)
+    if lost:
+        return Cell('unload failed' if 'unload' in lost[0] else 'load failed',
+                    '\n'.join(lost) + '\n' + reason)
+    if not ok:
+        out = [m.group(1) for m in re.finditer(
+            r'^\s*# ' + re.escape(name) + r'\| (.*)$', stdout, re.M)]
+        return Cell('scenario failed', '\n'.join(out[-30:]) + '\n' + reason)
+    if log != expected:
+        return Cell('log differs', '\n'.join(difflib.unified_diff(
+            expected, log, 'expected.log', 'this run', lineterm='')))
+    return Cell('pass')
+
+
+def run_sample(port, v, name):
+    """Build and run one sample's variant V of PORT's trees, alone in a
+    boot: its verdict."""
+    built, err = port.build(v, name)
+    if built is None:
+        return Cell('build failed', '\n'.join(err[-15:]))
+    script = os.path.join(port.obj, f'scenarios-{v}-{name}.sh')
+    batch_script([name], port.src[v], script)
+    rc, stdout, reason = port.run_variants({v: (built, script)})[v]
+    return judge(name, rc, stdout, reason, built)
+
+
+def port_samples(kernel, only, ktap):
+    note = (lambda *a: print(*a, file=sys.stderr)) if ktap else print
+    port, reports = converted_samples(kernel, note)
+    root = port.out
     names = samples(only)
     rows = {name: {} for name in names}
     pending = {}    # variant: (samples, modules, script) to run
@@ -265,7 +337,7 @@ def port_samples(kernel, only, ktap):
                 rows[name][v] = Cell('report differs', '\n'.join(difflib.unified_diff(
                     expected_items, items, 'expected.report', f'variant {v}', lineterm='')))
             elif built is None and v == 'C' and items and items == expected_items:
-                rows[name][v] = Cell('needs human', 'expected.report: ' + items[0])
+                rows[name][v] = needs_human(port, name, items, err)
             elif built is None:
                 rows[name][v] = Cell('build failed', '\n'.join(err[-15:]))
             else:
@@ -281,22 +353,7 @@ def port_samples(kernel, only, ktap):
     for v, (rc, stdout, reason) in port.run_variants(
             {v: (m, script) for v, (_, m, script) in pending.items()}).items():
         for name in pending[v][0]:
-            log = [m.group(1) for m in re.finditer(
-                r'^\s*# ' + re.escape(name) + r'\| log: (.*)$', stdout, re.M)]
-            ok = re.search(r'^\s*ok \d+ ' + re.escape(name) + r'$', stdout, re.M)
-            with open(os.path.join(paths.TOP, 'drivers-sample', name, 'expected.log')) as f:
-                expected = f.read().splitlines()
-            if rc not in (0, 1):
-                rows[name][v] = Cell('run failed', reason)
-            elif not ok:
-                out = [m.group(1) for m in re.finditer(
-                    r'^\s*# ' + re.escape(name) + r'\| (.*)$', stdout, re.M)]
-                rows[name][v] = Cell('scenario failed', '\n'.join(out[-30:]) + '\n' + reason)
-            elif log != expected:
-                rows[name][v] = Cell('log differs', '\n'.join(difflib.unified_diff(
-                    expected, log, 'expected.log', f'variant {v}', lineterm='')))
-            else:
-                rows[name][v] = Cell('pass')
+            rows[name][v] = judge(name, rc, stdout, reason, pending[v][1])
     return root, reports, [(name, rows[name]) for name in names]
 
 
@@ -384,7 +441,11 @@ def port_driver(directory, kernel, script=None, lint=False):
     for v in VARIANTS:
         print(f'port: {name}: variant {v}: build against the {kernel} kernel')
         mods, err = port.build(v, '.')
-        if mods is None and reports.get(v):
+        if mods is None and v == 'C' and reports.get(v):
+            row[v] = needs_human(port, '.', reports[v], err)
+            if row[v].verdict == 'needs human':
+                row[v].detail = '\n'.join(reports[v][:10])
+        elif mods is None and reports.get(v):
             row[v] = Cell('needs human', '\n'.join(reports[v][:10] + err[-10:]))
         elif mods is None:
             row[v] = Cell('build failed', '\n'.join(err[-15:]))
