@@ -9,6 +9,8 @@ when asked, as `wqport build` puts them (NOSTDINC_FLAGS).  A header the
 fragment names and the kernel lacks (linux/config.h, a driver's own) is an
 empty stub, so that the file's own lines are what is checked.
 """
+import collections
+import difflib
 import os
 import re
 import shlex
@@ -121,3 +123,108 @@ class Compiler:
         """(line, message) of gcc's errors on path, identifiers as 'X'."""
         return [(line, re.sub(r"'[^']*'", "'X'", msg))
                 for line, kind, msg in self.diagnostics(path) if kind == 'error']
+
+
+# ---- what a conversion's output adds to its input's diagnostics -------
+#
+# Converter output is judged against its input, compiled the same way: a
+# fragment's own errors (a made-up helper, a 2.4 header) are not the
+# conversion's.  A diagnostic the output adds is, unless a report item
+# explains it (explained(), cascade()).
+
+QUOTED = re.compile(r"['\"]([A-Za-z_][A-Za-z0-9_]*)['\"]")
+# gcc's guesses depend on what else is declared: not part of the message
+GUESS = re.compile(r"; (did you mean '[^']*'\?|have '[^']*')")
+LITERAL = re.compile(r'"(?:[^"\\]|\\.)*"' "|'(?:[^'\\\\]|\\\\.)*'")
+
+
+def back_map(out_lines, in_lines):
+    """For each line of the output (1-based), the input lines it comes
+    from: the same line where unchanged, the replaced block where changed,
+    the lines around an insertion."""
+    sm = difflib.SequenceMatcher(None, out_lines, in_lines, autojunk=False)
+    back = {}
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        for i in range(i1, i2):
+            if tag == 'equal':
+                back[i + 1] = {j1 + (i - i1) + 1}
+            else:
+                back[i + 1] = set(range(max(j1, 1), j2 + 2))
+    return back
+
+
+def new_diagnostics(before, after, in_text, out_text):
+    """The diagnostics of after (the output's) that before (the input's)
+    does not have: at the same line, or anywhere when the line changed."""
+    back = back_map(out_text.split('\n'), in_text.split('\n'))
+    had = collections.Counter(before)
+    had_msgs = collections.Counter((k, m) for _, k, m in before)
+    out = []
+    for line, kind, msg in after:
+        src = back.get(line, set())
+        same = [j for j in src if had[(j, kind, msg)]]
+        if len(src) == 1 and same:
+            had[(same[0], kind, msg)] -= 1
+            had_msgs[(kind, msg)] -= 1
+            continue
+        if len(src) != 1 and had_msgs[(kind, msg)] > 0:
+            had_msgs[(kind, msg)] -= 1
+            continue
+        out.append((line, kind, msg, src))
+    return out
+
+
+# Names too common to tie a diagnostic to an item: C's words, the
+# workqueue API's, and the usual names of items and their data.
+COMMON = set("""auto break case char const continue default do double else enum
+extern float for goto if inline int long register return short signed sizeof
+static struct switch typedef union unsigned void volatile while NULL
+INIT_WORK PREPARE_WORK DECLARE_WORK INIT_DELAYED_WORK DECLARE_DELAYED_WORK
+work_struct delayed_work workqueue_struct tq_struct queue_work schedule_work
+queue_delayed_work schedule_delayed_work cancel_delayed_work flush_workqueue
+flush_scheduled_work cancel_work_sync cancel_delayed_work_sync flush_work
+container_of work data dev delay queue item handler wq""".split())
+WORD = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
+
+
+def explained(diag, its, in_lines, out_lines):
+    """Whether a report item explains a diagnostic the output added: an
+    item on an input line the diagnostic's line comes from, or an item
+    that names an identifier of the diagnostic (gcc's) or of its line."""
+    line, _, msg, src = diag
+    if any(i in src for i, _ in its):
+        return True
+    named = set(QUOTED.findall(msg)) - COMMON
+    on_line = set(WORD.findall(code(out_lines, line))) - COMMON
+    for i, text in its:
+        where = set(WORD.findall(in_lines[i - 1] if 0 < i <= len(in_lines) else ''))
+        said = set(WORD.findall(text))
+        if named & (where | said) or on_line & said:
+            return True
+    return False
+
+
+def cascade(msg, known, out_lines):
+    """Whether a diagnostic follows from an explained one: it names an
+    identifier that an explained diagnostic's line declares or uses (an
+    item left undeclared by a 3-argument DECLARE_WORK)."""
+    names = set(QUOTED.findall(msg)) - COMMON
+    return any(names & set(WORD.findall(code(out_lines, line))) for line, _, _, _ in known)
+
+
+def code(lines, n):
+    """Line n (1-based) of lines without its string literals."""
+    return LITERAL.sub('""', lines[n - 1]) if 0 < n <= len(lines) else ''
+
+
+def unexplained(before, after, in_text, out_text, items, strict=False):
+    """The diagnostics (line, kind, message) of after (the output's) that
+    before (the input's) lacks and that no report item explains; every
+    added one when strict (stage 1's output against the shim).  items:
+    (input line, text) of the report."""
+    before = [(n, k, GUESS.sub('', m)) for n, k, m in before]
+    after = [(n, k, GUESS.sub('', m)) for n, k, m in after]
+    in_lines, out_lines = in_text.split('\n'), out_text.split('\n')
+    new = new_diagnostics(before, after, in_text, out_text)
+    known = [] if strict else [d for d in new if explained(d, items, in_lines, out_lines)]
+    return [d[:3] for d in new if d not in known and not cascade(d[2], known, out_lines)]
