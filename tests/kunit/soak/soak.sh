@@ -8,7 +8,12 @@
 cycles=$(sed -n 's/.*wqport\.soak_cycles=\([0-9]*\).*/\1/p' /proc/cmdline)
 stress=
 grep -q 'wqport\.soak_stress=1' /proc/cmdline && stress="flushes=Y hotplug=Y"
-echo "1..2"
+P=/sys/module/wqcompat/parameters
+echo "1..3"
+# the shim's loss counters: a refused queueing or an item it could not
+# run counts there, whatever the soak's own accounting saw
+losses() { echo "$(cat $P/work26_exhausted) $(cat $P/work26_lost)"; }
+before=$(losses)
 # shellcheck disable=SC2086 # $stress: parameters, split on purpose
 if insmod /modules/wqcompat_soak.ko ${cycles:+cycles=$cycles} $stress; then
 	echo "ok 1 insmod wqcompat_soak${cycles:+ cycles=$cycles}${stress:+ $stress}"
@@ -21,5 +26,11 @@ ok*) echo "ok 2 soak" ;;
 *) echo "not ok 2 soak" ;;
 esac
 echo "# $result"
+after=$(losses)
+if [ "$after" = "$before" ]; then
+	echo "ok 3 no queueing refused, no work lost (work26_exhausted, work26_lost: $after)"
+else
+	echo "not ok 3 no queueing refused, no work lost (work26_exhausted, work26_lost: $before before, $after after)"
+fi
 rmmod wqcompat_soak
-[ "${result%%:*}" = ok ]
+[ "${result%%:*}" = ok ] && [ "$after" = "$before" ]

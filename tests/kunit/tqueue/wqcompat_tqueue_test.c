@@ -488,22 +488,26 @@ static void remove_bh_waits_and_stops(struct kunit *test)
  * Promise: a spinlock shared between a kernel timer (softirq) and a
  * tq_timer routine needs nothing but spin_lock() in both, as on 2.4:
  * tq_timer routines run with bottom halves off, so lockdep sees the lock
- * taken in softirq and only ever with softirqs disabled elsewhere.
+ * taken in softirq and only ever with softirqs disabled elsewhere.  The
+ * proof is lockdep's, on the debug kernel; everywhere, both sides must
+ * have taken the lock each round (a timer that never ran proves nothing).
  */
 static DEFINE_SPINLOCK(tqt_shared_lock);
-static int tqt_shared_count;
+static int tqt_shared_timer_count, tqt_shared_tq_count;
+static struct completion tqt_shared_timer_done;
 
 static void tqt_shared_timer_fn(struct timer_list *t)
 {
 	spin_lock(&tqt_shared_lock);
-	tqt_shared_count++;
+	tqt_shared_timer_count++;
 	spin_unlock(&tqt_shared_lock);
+	complete(&tqt_shared_timer_done);
 }
 
 static void tqt_shared_tq_fn(void *data)
 {
 	spin_lock(&tqt_shared_lock);
-	tqt_shared_count++;
+	tqt_shared_tq_count++;
 	spin_unlock(&tqt_shared_lock);
 	complete(data);
 }
@@ -515,20 +519,24 @@ static void tq_timer_shares_lock_with_timer(struct kunit *test)
 	struct tq_struct tq;
 	int i;
 
-	tqt_shared_count = 0;
+	tqt_shared_timer_count = 0;
+	tqt_shared_tq_count = 0;
 	timer_setup_on_stack(&timer, tqt_shared_timer_fn, 0);
 	for (i = 0; i < 5; i++) {
 		init_completion(&done);
+		init_completion(&tqt_shared_timer_done);
 		INIT_TQUEUE(&tq, tqt_shared_tq_fn, &done);
 		mod_timer(&timer, jiffies + 1);
 		KUNIT_ASSERT_EQ(test, queue_task(&tq, &tq_timer), 1);
 		KUNIT_ASSERT_TRUE(test, tqt_wait(&done));
-		del_timer_sync(&timer);
+		KUNIT_ASSERT_TRUE(test, tqt_wait(&tqt_shared_timer_done));
 	}
+	del_timer_sync(&timer);
 	destroy_timer_on_stack(&timer);
 	/* process context takes it with spin_lock_bh, as 2.4 drivers did */
 	spin_lock_bh(&tqt_shared_lock);
-	KUNIT_EXPECT_GE(test, tqt_shared_count, 5);
+	KUNIT_EXPECT_EQ(test, tqt_shared_timer_count, 5);
+	KUNIT_EXPECT_EQ(test, tqt_shared_tq_count, 5);
 	spin_unlock_bh(&tqt_shared_lock);
 }
 
@@ -1107,14 +1115,19 @@ static void flush_from_scheduled_task_returns(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tqt_misuse_count(), before + 1);
 }
 
+static atomic_t tqt_nop_bh_runs = ATOMIC_INIT(0);
+
 static void tqt_nop_bh(void)
 {
+	atomic_inc(&tqt_nop_bh_runs);
 }
 
 /* Promise: the shim's own BH slots cannot be taken or removed by a driver. */
 static void init_bh_refuses_shim_slots(struct kunit *test)
 {
 	long before = tqt_misuse_count();
+	/* q static: a shim that lost tq_immediate would keep it queued */
+	static struct tqt_probe q;
 	struct tqt_probe p;
 
 	KUNIT_ASSERT_GE(test, before, 0L);
@@ -1125,6 +1138,12 @@ static void init_bh_refuses_shim_slots(struct kunit *test)
 	tqt_probe_init(&p, 0, NULL, NULL);
 	KUNIT_ASSERT_EQ(test, queue_task(&p.tq, &tq_timer), 1);
 	KUNIT_ASSERT_TRUE(test, tqt_wait(&p.done));
+	/* and IMMEDIATE_BH still runs tq_immediate, never the driver's BH */
+	tqt_probe_init(&q, 0, NULL, NULL);
+	KUNIT_ASSERT_EQ(test, queue_task(&q.tq, &tq_immediate), 1);
+	mark_bh(IMMEDIATE_BH);
+	KUNIT_ASSERT_TRUE(test, tqt_wait(&q.done));
+	KUNIT_EXPECT_EQ(test, atomic_read(&tqt_nop_bh_runs), 0);
 }
 
 static struct kunit_case misuse_cases[] = {

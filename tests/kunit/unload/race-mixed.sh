@@ -12,11 +12,13 @@ M=wqcompat_race_mixed
 n=0 failed=0
 . /lib/wqport.sh
 
-echo "1..4"
+echo "1..5"
 echo N > /sys/module/wqcompat/parameters/misuse_warn
 echo N > /sys/module/wqcompat/parameters/work26_unload_warn
 wqport_check "insmod $M" insmod /modules/$M.ko
 wqport_check "rmmod $M while its handler runs" rmmod $M
+wqport_check "its handler queued inside the 2.6 layer's wait, after the 2.4 layer's first round" \
+	[ "$(dmesg | grep -c "$M: queueing inside the 2.6 layer's round")" -eq 1 ]
 wqport_check "the task it queued meanwhile was taken off, the BH refused" \
 	[ "$(dmesg | grep -c "module $M unloaded with 1 task(s) queued (tq_timer 1.* and 1 bottom half(s)")" -eq 1 ]
 # one predicate: wqport_check runs a command, and `a && b` after it would

@@ -18,8 +18,13 @@
 #include <linux/tqueue.h>
 #include <linux/workqueue.h>
 
+#include "wqcompat_hooks.h"
+
 static DECLARE_COMPLETION(mixed_started);
 static struct work_struct mixed_work;
+/* the shim's test build: how often the 2.6 layer began an unload round */
+static int (*mixed_hits)(unsigned int point);
+static int mixed_rounds_before;
 
 static void mixed_task_fn(void *data)
 {
@@ -48,11 +53,16 @@ static void mixed_fn(void *data)
 	while (module_is_live(THIS_MODULE) && time_before(jiffies, until))
 		msleep(1);
 	/*
-	 * Not synchronisation: lands the queueing inside the 2.6 layer's
-	 * wait for this handler (the case of this test) rather than before
-	 * the 2.4 layer's first round, which takes it off as well.
+	 * The case: the queueing lands inside the 2.6 layer's wait for this
+	 * handler, after the 2.4 layer's first round (compat/main.c runs it
+	 * first), not before it, which would take it off as well.  The 2.6
+	 * round has begun once it marked this module's records.
 	 */
-	msleep(300);
+	while (mixed_hits(WQCOMPAT_HOOK_GOING_MARKED) == mixed_rounds_before &&
+	       time_before(jiffies, until))
+		msleep(1);
+	if (mixed_hits(WQCOMPAT_HOOK_GOING_MARKED) != mixed_rounds_before)
+		pr_info("wqcompat_race_mixed: queueing inside the 2.6 layer's round\n");
 	queue_task(&mixed_task, &tq_timer);
 	init_bh(SERIAL_BH, mixed_bh);
 	mark_bh(SERIAL_BH);
@@ -60,6 +70,10 @@ static void mixed_fn(void *data)
 
 static int __init mixed_init(void)
 {
+	mixed_hits = symbol_get(wqcompat_test_hits);
+	if (!mixed_hits)
+		return -ENOENT;		/* the shim's test build is needed */
+	mixed_rounds_before = mixed_hits(WQCOMPAT_HOOK_GOING_MARKED);
 	INIT_WORK(&mixed_work, mixed_fn, NULL);
 	schedule_work(&mixed_work);
 	wait_for_completion(&mixed_started);
@@ -69,6 +83,7 @@ static int __init mixed_init(void)
 static void __exit mixed_exit(void)
 {
 	/* forgets the running handler: the driver bug the shim must survive */
+	symbol_put(wqcompat_test_hits);	/* this module uses wqcompat anyway */
 }
 
 module_init(mixed_init);

@@ -62,7 +62,12 @@ static int __init stale_init(void)
 
 	INIT_WORK(&stale_modern, stale_modern_fn);
 	queue_delayed_work(stale_wq, &stale_modern, 1);
-	/* The case is what follows the timer's firing: let it fire. */
+	/*
+	 * The case is what follows the timer's firing: give it a hundred
+	 * ticks to fire.  stale.sh checks that it did (the unload's report
+	 * says the work was queued, not armed), so a timer that did not fire
+	 * fails the run rather than testing another case.
+	 */
 	schedule_timeout_uninterruptible(HZ / 10);
 	return 0;
 }

@@ -602,7 +602,11 @@ static void w26_requeue_delayed_while_queued(struct kunit *test)
 struct w26e_reinit {
 	struct work_struct work;
 	struct completion reinit;
+	struct completion release;	/* the handler goes on once given */
+	struct completion waited;	/* the waiter's flush or cancel returned */
+	bool flush;			/* the waiter flushes, else cancels */
 	int finished;
+	int finished_when_waited;
 };
 
 static void w26e_reinit_fn(void *data)
@@ -611,32 +615,62 @@ static void w26e_reinit_fn(void *data)
 
 	INIT_WORK(&r->work, w26e_reinit_fn, r);	/* ready for the next queueing */
 	complete(&r->reinit);
-	msleep(200);		/* only widens the window the waiter must cover */
+	wait_for_completion(&r->release);
 	WRITE_ONCE(r->finished, 1);
+}
+
+static int w26e_reinit_waiter(void *data)
+{
+	struct w26e_reinit *r = data;
+
+	if (r->flush)
+		flush_work(&r->work);
+	else
+		cancel_work_sync(&r->work);
+	WRITE_ONCE(r->finished_when_waited, READ_ONCE(r->finished));
+	complete(&r->waited);
+	return 0;
 }
 
 static void w26e_reinit_wait(struct kunit *test, bool flush)
 {
 	struct workqueue_struct *wq = create_singlethread_workqueue("w26e_ri");
 	struct w26e_reinit *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
-	int finished;
+	struct task_struct *waiter;
+	unsigned long until;
 
 	KUNIT_ASSERT_NOT_NULL(test, wq);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	init_completion(&r->reinit);
+	init_completion(&r->release);
+	init_completion(&r->waited);
+	r->flush = flush;
 	INIT_WORK(&r->work, w26e_reinit_fn, r);
+	complete(&r->release);			/* the first run goes through */
 	queue_work(wq, &r->work);		/* binds the item */
 	flush_workqueue(wq);
 	reinit_completion(&r->reinit);
+	reinit_completion(&r->release);
 	WRITE_ONCE(r->finished, 0);
 	queue_work(wq, &r->work);		/* bound: the inline paths */
 	wait_for_completion(&r->reinit);
-	if (flush)
-		flush_work(&r->work);
-	else
-		cancel_work_sync(&r->work);
-	finished = READ_ONCE(r->finished);	/* 0: it returned during the run */
-	KUNIT_EXPECT_EQ(test, finished, 1);
+	/*
+	 * The handler holds until the waiter sleeps in its flush or cancel:
+	 * one that returned at once would see it unfinished.
+	 */
+	waiter = kthread_create(w26e_reinit_waiter, r, "w26e_ri_wait");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(waiter));
+	get_task_struct(waiter);		/* it may end before the poll */
+	wake_up_process(waiter);
+	until = jiffies + 30 * HZ;
+	while (!completion_done(&r->waited) && task_is_running(waiter) &&
+	       time_before(jiffies, until))
+		schedule_timeout_uninterruptible(1);
+	put_task_struct(waiter);
+	complete(&r->release);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&r->waited, 30 * HZ));
+	/* 0: the wait returned while the run went on */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(r->finished_when_waited), 1);
 	flush_workqueue(wq);
 	destroy_workqueue(wq);
 }
@@ -942,6 +976,8 @@ struct w26e_refused {
 	struct completion gate_open;
 	struct completion flushed;
 	struct workqueue_struct *wq;
+	atomic_t runs;
+	int keventd;			/* current_is_keventd() in its run */
 };
 
 static void w26e_gate_fn(void *data)
@@ -955,6 +991,8 @@ static void w26e_refused_fn(void *data)
 {
 	struct w26e_refused *r = data;
 
+	atomic_inc(&r->runs);
+	r->keventd |= current_is_keventd();
 	flush_workqueue(r->wq);		/* its own queue: 2.6 ran it by hand */
 	complete(&r->flushed);
 }
@@ -985,7 +1023,16 @@ static void w26_refused_queueing_changes_nothing(struct kunit *test)
 	/* A flush that waited for its own caller never completes this. */
 	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&r->flushed,
 							    20 * HZ));
+	/*
+	 * Nothing else of the refused queueings: no timer armed (a cancel
+	 * would take it off and say so), nothing on the events queue, and the
+	 * one run was the private queue's.
+	 */
+	KUNIT_EXPECT_EQ(test, cancel_delayed_work(&r->item), 0);
+	flush_scheduled_work();
 	destroy_workqueue(r->wq);
+	KUNIT_EXPECT_EQ(test, atomic_read(&r->runs), 1);
+	KUNIT_EXPECT_EQ(test, r->keventd, 0);
 }
 
 /* Where a handler ran: current_is_keventd() there. */

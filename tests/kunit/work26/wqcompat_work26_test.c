@@ -23,6 +23,8 @@
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 
+#include "wqcompat_w26_params.h"
+
 #define LONG_DELAY (1000 * HZ)
 
 /* One legacy item's observable life. */
@@ -831,8 +833,17 @@ static void w26_stress(struct kunit *test)
 	struct w26s *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
 	int i, nthreads = 2 * num_online_cpus();
 	long queued = 0, done = 0;
+	/*
+	 * The shim's own loss counters: a queueing it refused (no free
+	 * record) or an item it could not run would look, to the counts
+	 * below, like one that was already pending.
+	 */
+	long exhausted = w26_param_read("work26_exhausted");
+	long lost = w26_param_read("work26_lost");
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_GE(test, exhausted, 0L);
+	KUNIT_ASSERT_GE(test, lost, 0L);
 	s->hrt_seed = get_random_u32() | 1;
 	s->timer_seed = get_random_u32() | 1;
 	s->wq = create_workqueue("w26s");
@@ -882,6 +893,8 @@ static void w26_stress(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&s->in_hardirq_ops), W26S_IRQ_OPS);
 	KUNIT_EXPECT_GT(test, done, 0L);
+	KUNIT_EXPECT_EQ(test, w26_param_read("work26_exhausted"), exhausted);
+	KUNIT_EXPECT_EQ(test, w26_param_read("work26_lost"), lost);
 	kunit_info(test, "%d threads, %ld queued, %ld ran", nthreads, queued, done);
 	destroy_workqueue(s->wq);
 }
