@@ -10,7 +10,11 @@
 #   make check        every test suite; ends with "N passed, N failed, N skipped"
 #   make check-kcsan  the shim's KUnit suites on the KCSAN debug kernel
 #   make check-tests  mutation testing of the suite: every mutant of
-#                     tests/mutants/compat must be killed (make check runs two)
+#                     tests/mutants/compat and tests/mutants/convert must be
+#                     killed (make check runs two)
+#   make fuzz         the converter on mutants of legacy drivers (tests/fuzz):
+#                     N=200 of them from SEED=1; each finding prints the
+#                     command that replays it (make check runs a slice)
 #   make soak         the shim's soak: 1,000,000 cycles from 8 producers,
 #                     handlers flushing queues and a CPU going offline and back
 #                     (CYCLES=N, KERNEL=...)
@@ -37,7 +41,7 @@ PREFIX ?= /usr/local
 # Install the Debian packages once, when a tool is missing.
 DEPS = @scripts/install-deps --check 2>/dev/null || scripts/install-deps
 
-.PHONY: all modules port check check-kcsan check-tests soak lint bench debug-kernel install uninstall docs clean deps
+.PHONY: all modules port check check-kcsan check-tests fuzz soak lint bench debug-kernel install uninstall docs clean deps
 
 all: modules
 
@@ -74,6 +78,14 @@ check-tests:
 	$(DEPS)
 	scripts/fetch-kernel 6.1 >/dev/null
 	scripts/check --suites tests/suites-mutants
+
+N ?= 200
+SEED ?= 1
+fuzz:
+	$(DEPS)
+	scripts/fetch-kernel 6.1 >/dev/null
+	scripts/fetch-kernel 6.12 >/dev/null
+	tests/fuzz/fuzz --seed $(SEED) -n $(N)
 
 soak:
 	$(DEPS)

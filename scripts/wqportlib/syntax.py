@@ -183,7 +183,13 @@ INIT_WORK PREPARE_WORK DECLARE_WORK INIT_DELAYED_WORK DECLARE_DELAYED_WORK
 work_struct delayed_work workqueue_struct tq_struct queue_work schedule_work
 queue_delayed_work schedule_delayed_work cancel_delayed_work flush_workqueue
 flush_scheduled_work cancel_work_sync cancel_delayed_work_sync flush_work
-container_of work data dev delay queue item handler wq""".split())
+container_of work data dev delay queue item handler wq task""".split())
+# The 2.4 task-queue API, all of which an item that leaves a file's task
+# queues as they are explains (its header is gone without the shim).
+API_24 = set("""tq_struct queue_task schedule_task run_task_queue INIT_TQUEUE
+flush_scheduled_tasks tq_timer tq_immediate tq_disk tq_scheduler mark_bh
+init_bh remove_bh DECLARE_TASK_QUEUE task_queue TQ_ACTIVE""".split())
+LEFT_24 = re.compile(r'task queues in this file left as they are|left on the 2\.4')
 WORD = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
 
 
@@ -194,8 +200,11 @@ def explained(diag, its, in_lines, out_lines):
     line, _, msg, src = diag
     if any(i in src for i, _ in its):
         return True
-    named = set(QUOTED.findall(msg)) - COMMON
-    on_line = set(WORD.findall(code(out_lines, line))) - COMMON
+    named = set(QUOTED.findall(msg))
+    on_line = set(WORD.findall(code(out_lines, line)))
+    if any(LEFT_24.search(text) for _, text in its) and (named | on_line) & API_24:
+        return True
+    named, on_line = named - COMMON, on_line - COMMON
     for i, text in its:
         where = set(WORD.findall(in_lines[i - 1] if 0 < i <= len(in_lines) else ''))
         said = set(WORD.findall(text))
