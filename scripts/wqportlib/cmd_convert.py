@@ -777,10 +777,45 @@ def unmask(src):
     rewrite_work(src, lambda _: text)
 
 
+TQUEUE_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*<linux/tqueue\.h>', re.M)
+WORKQUEUE_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*<linux/workqueue\.h>[^\n]*\n', re.M)
+TQ_QUEUES = re.compile(r'\b(tq_timer|tq_immediate|tq_disk|tq_scheduler|TQ_ACTIVE)\b')
+
+
+def keep_tqueue_header(src, stages):
+    """What stays on the 2.4 API keeps what declares it: when SRC's output
+    still names a task-queue call, type or queue where a compiler reads it
+    (a call in a driver's macro the stages did not see, say: an item says
+    so) and no longer includes <linux/tqueue.h>, which its input did, the
+    include goes back, after the <linux/workqueue.h> put in its place."""
+    if TQUEUE_INCLUDE.search(src.output) or not TQUEUE_INCLUDE.search(src.data):
+        return
+    live = check.live_text(src.output.decode(src.encoding, 'replace'), stages)
+    if not (check.LEFT_24.search(live) or check.ALIAS_24.search(live) or
+            TQ_QUEUES.search(live)):
+        return
+    m = WORKQUEUE_INCLUDE.search(src.output)
+    if m:
+        nl = b'\r\n' if src.crlf else b'\n'
+        src.output = src.output[:m.end()] + b'#include <linux/tqueue.h>' + nl + \
+            src.output[m.end():]
+        # the output's lines after it move down one (items name the
+        # input's lines, and are made before)
+        at = src.output.count(b'\n', 0, m.end()) + 1
+        src.changed = {n + (n >= at) for n in src.changed} | {at}
+
+
 def finish(src, stages, arities):
     """SRC's output, and the items for what the stages left of the old APIs
     and for handlers still cast to another function type (arities: the
-    run's check.alias_arities())."""
+    run's check.alias_arities()); then the 2.4 header, where the output
+    still needs it."""
+    finish_items(src, stages, arities)
+    keep_tqueue_header(src, stages)
+
+
+def finish_items(src, stages, arities):
+    """finish() but for the header."""
     with open(src.work, 'rb') as f:
         src.output = f.read()
     if src.crlf:
