@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * A small 2.4 driver for the fuzzer: a poll task re-queued on tq_timer, an
  * rx task on tq_immediate run by IMMEDIATE_BH, a reset task given to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * A small 2.6.0-2.6.19 driver for the fuzzer: a work item whose data is
  * its container, one whose data is not, delayed work on a plain
