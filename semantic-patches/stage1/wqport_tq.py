@@ -793,6 +793,23 @@ def private_wq(path):
     defines = [(m.start(), m.end()) for m in
                DEFINE_LINES.finditer(text)]
     used = [o for o in calls if not any(a <= o < b for a, b in defines)]
+    # ... there: the uses of a macro whose body calls it (or calls such a
+    # macro) are uses of the workqueue
+    named = {}
+    for a, b in defines:
+        m = re.match(r"[ \t]*#[ \t]*define[ \t]+(\w+)", text[a:b])
+        if m:
+            named[m.group(1)] = (a + m.end(), b)
+    macros = {x for x, (a, b) in named.items() if any(a <= o < b for o in calls)}
+    grew = True
+    while grew:
+        more = {x for x, (a, b) in named.items() if x not in macros and
+                any(re.search(r"\b%s\b" % re.escape(y), text[a:b]) for y in macros)}
+        macros |= more
+        grew = bool(more)
+    for x in macros:
+        used += [m.start() for m in re.finditer(r"\b%s\b" % re.escape(x), text)
+                 if not any(a <= m.start() < b for a, b in defines)]
     # the declaration goes before the first function that needs it, or the
     # last one before it that no #if encloses
     pp = []
