@@ -383,6 +383,13 @@ def settle():
         if k[1] in known_here or bad(k):
             continue
         BAD.setdefault(f, set()).add(k)
+        alias = typedef_declared(f, k[1])
+        if alias:
+            say(p, 'W102', '%s is used with delayed calls, but it is declared with %s, a '
+                'typedef of struct work_struct (line %d): it is not converted to struct '
+                'delayed_work; declare it struct delayed_work (the typedef may stay for '
+                'items used as plain work) and convert its uses by hand' % ((k[1],) + alias))
+            continue
         hdr = declaring_header(f, k[1])
         say(p, 'W102', '%s is used with delayed calls, but its struct work_struct is declared '
             'outside %s (%s): it is not converted to struct delayed_work; convert that '
@@ -391,6 +398,24 @@ def settle():
             % (k[1], 'this run' if IN_RUN else 'this file',
                'in ' + hdr if hdr else 'a header?',
                '' if hdr and hdr.startswith('"') else ' (wqport convert -I for <...>)'))
+
+
+TYPEDEF_WORK = re.compile(r'\btypedef\s+struct\s+work_struct\s+(\w+)\s*;')
+
+
+def typedef_declared(f, name):
+    """(typedef, its line) when name is declared in file f with a typedef
+    of struct work_struct the file makes, else None."""
+    try:
+        with open(f, errors='replace') as fh:
+            text = fh.read()
+    except OSError:
+        return None
+    for m in TYPEDEF_WORK.finditer(text):
+        if re.search(r'\b%s\s+(?:\w+\s*,\s*)*%s\s*[;,\[]' % (m.group(1), re.escape(name)),
+                     text):
+            return m.group(1), text.count('\n', 0, m.start()) + 1
+    return None
 
 
 def record_any_use(X, p):
