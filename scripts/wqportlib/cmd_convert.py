@@ -779,7 +779,6 @@ def unmask(src):
 
 TQUEUE_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*<linux/tqueue\.h>', re.M)
 WORKQUEUE_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*<linux/workqueue\.h>[^\n]*\n', re.M)
-TQ_QUEUES = re.compile(r'\b(tq_timer|tq_immediate|tq_disk|tq_scheduler|TQ_ACTIVE)\b')
 
 
 def keep_tqueue_header(src, stages):
@@ -790,9 +789,7 @@ def keep_tqueue_header(src, stages):
     include goes back, after the <linux/workqueue.h> put in its place."""
     if TQUEUE_INCLUDE.search(src.output) or not TQUEUE_INCLUDE.search(src.data):
         return
-    live = check.live_text(src.output.decode(src.encoding, 'replace'), stages)
-    if not (check.LEFT_24.search(live) or check.ALIAS_24.search(live) or
-            TQ_QUEUES.search(live)):
+    if not check.names_24(check.live_text(src.output.decode(src.encoding, 'replace'), stages)):
         return
     m = WORKQUEUE_INCLUDE.search(src.output)
     if m:

@@ -20,6 +20,8 @@ CALLS_26 = ('INIT_WORK', 'DECLARE_WORK', 'PREPARE_WORK', 'INIT_DELAYED_WORK',
             'cancel_rearming_delayed_workqueue')
 LEFT_24 = re.compile(r'\b(%s)\s*\(|\bstruct\s+tq_struct\b' % '|'.join(CALLS_24))
 LEFT_26 = re.compile(r'\b(%s)\s*\(' % '|'.join(CALLS_26))
+QUEUES_24 = ('tq_timer', 'tq_immediate', 'tq_disk', 'tq_scheduler', 'TQ_ACTIVE')
+NAMED_QUEUE_24 = re.compile(r'\b(%s)\b' % '|'.join(QUEUES_24))
 # a driver's alias of an old call, "#define FLUSH_SCHEDULED_WORK
 # flush_scheduled_work": the call is hidden from the patches at its uses
 ALIAS_24 = wqport_tq.bare_alias(CALLS_24)
@@ -57,6 +59,14 @@ def args_of(text, open_paren):
     if ''.join(cur).strip():
         out.append(''.join(cur).strip())
     return out
+
+
+def names_24(live):
+    """The 2.4 task-queue calls, type, aliases and queues that live (a
+    live_text()) still names, sorted: what needs <linux/tqueue.h>."""
+    found = {m.group(0).split('(')[0].strip() for rx in (LEFT_24, ALIAS_24, NAMED_QUEUE_24)
+             for m in rx.finditer(live)}
+    return sorted(found)
 
 
 def live_text(text, stages):

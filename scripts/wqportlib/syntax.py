@@ -16,6 +16,7 @@ import re
 import shlex
 import subprocess
 
+from . import convert_check as check
 from .paths import TOP
 
 DIAG = re.compile(r'^(.*?):(\d+):\d+: (error|warning): (.*)$')
@@ -186,9 +187,8 @@ flush_scheduled_work cancel_work_sync cancel_delayed_work_sync flush_work
 container_of work data dev delay queue item handler wq task""".split())
 # The 2.4 task-queue API, all of which an item that leaves a file's task
 # queues as they are explains (its header is gone without the shim).
-API_24 = set("""tq_struct queue_task schedule_task run_task_queue INIT_TQUEUE
-flush_scheduled_tasks tq_timer tq_immediate tq_disk tq_scheduler mark_bh
-init_bh remove_bh DECLARE_TASK_QUEUE task_queue TQ_ACTIVE""".split())
+API_24 = set(check.CALLS_24) | set(check.QUEUES_24) | {
+    'tq_struct', 'task_queue', 'mark_bh', 'init_bh', 'remove_bh'}
 LEFT_24 = re.compile(r'task queues in this file left as they are|left on the 2\.4')
 WORD = re.compile(r'[A-Za-z_][A-Za-z0-9_]*')
 
