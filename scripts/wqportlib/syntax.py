@@ -17,6 +17,7 @@ import shlex
 import subprocess
 
 from . import convert_check as check
+from . import paths
 from .paths import TOP
 
 DIAG = re.compile(r'^(.*?):(\d+):\d+: (error|warning): (.*)$')
@@ -119,6 +120,19 @@ class Compiler:
                 cur[0], cur[3] = int(m.group(2)), False
         out.append(cur)
         return [tuple(d[:3]) for d in out if d and d[0] is not None]
+
+    @classmethod
+    def pairs(cls, kernels, work):
+        """{kernel: (against the shim, without it)} for each of KERNELS,
+        warnings on; None when a kernel has no build tree."""
+        out = {}
+        for k in kernels:
+            kdir = paths.kernel_kdir(k)
+            if not kdir:
+                return None
+            out[k] = (cls(kdir, os.path.join(work, 'cc', k, 'shim'), True, True),
+                      cls(kdir, os.path.join(work, 'cc', k, 'none'), False, True))
+        return out
 
     def errors(self, path):
         """(line, message) of gcc's errors on path, identifiers as 'X'."""
