@@ -304,15 +304,27 @@ def judge(name, rc, stdout, reason, modules):
     return Cell('pass')
 
 
-def run_sample(port, v, name):
-    """Build and run one sample's variant V of PORT's trees, alone in a
-    boot: its verdict."""
+def run_sample(port, v, name, first=None):
+    """Build and run one sample's variant V of PORT's trees in a boot of
+    its own, after FIRST's run there when given ((a Port, its variant): as
+    make port runs an earlier variant in the same boot): V's verdict."""
     built, err = port.build(v, name)
     if built is None:
         return Cell('build failed', '\n'.join(err[-15:]))
-    script = os.path.join(port.obj, f'scenarios-{v}-{name}.sh')
-    batch_script([name], port.src[v], script)
-    rc, stdout, reason = port.run_variants({v: (built, script)})[v]
+    runs = []
+    if first:
+        fport, fv = first
+        mods, _ = fport.build(fv, name)
+        if mods:
+            runs.append((fport, fv, mods))
+    runs.append((port, v, built))
+    os.makedirs(port.obj, exist_ok=True)
+    todo = {}
+    for p, pv, mods in runs:
+        script = os.path.join(port.obj, f'scenarios-{pv}-{name}.sh')
+        batch_script([name], p.src[pv], script)
+        todo[pv] = (mods, script)
+    rc, stdout, reason = port.run_variants(todo)[v]
     return judge(name, rc, stdout, reason, built)
 
 
