@@ -49,18 +49,17 @@ echo 0 > $T/options/record-tgid
 [ -d $T/events/wqcompat_tq ] && echo 1 > $T/events/wqcompat_tq/enable
 # The shim's own counts, not the kernel log: 200 unloads overflow its ring.
 misuse() { awk '$1 == "misuse" { print $2 }' $DBG; }
-cancelled26() { sed -n 's/^going_cancelled: //p' $DBG26; }
 before=$(misuse)
-before26=$(cancelled26)
 bound0=$(sed -n 's/^bound: //p' $DBG26)
 P=/sys/module/wqcompat/parameters
 losses() { echo "$(cat $P/work26_exhausted) $(cat $P/work26_lost)"; }
 losses0=$(losses)
 
-dropped_total() { awk 'NR > 1 && NR <= 6 { s += $7 } END { print s }' $DBG; }
 # counts: c26, the 2.6 layer's going_cancelled, and d24, the tasks the 2.4
-# layer took off at unloads (dropped_total), read with the shell's own
-# read: a process a loop costs a second under TCG on the debug kernel
+# layer took off at unloads (the dropped column of tq_timer, tq_immediate,
+# tq_disk, keventd and private runs), read with the shell's own
+# read: each process would cost about a quarter of a second a loop under
+# TCG on the debug kernel
 counts() {
 	c26=0 d24=0 ln=0
 	while read -r k v; do
@@ -72,6 +71,8 @@ counts() {
 		[ $ln -lt 2 ] || [ $ln -gt 6 ] || d24=$((d24 + f7))
 	done < $DBG
 }
+counts
+before26=$c26
 rc=0
 i=0
 # each unload on its own: the 2.6 layer reported (cancelled) something of
@@ -98,7 +99,8 @@ after=$(misuse)
 ok $? "the 2.4 layer complained of $MOD at each of $LOOPS unloads (counted $((after - before)))"
 dmesg | grep -m 1 "wqcompat: module $MOD unloaded with .* task" | sed 's/^/# /'
 
-after26=$(cancelled26)
+counts
+after26=$c26
 [ "$silent26" -eq 0 ] && [ "$i" -eq "$LOOPS" ]
 ok $? "the 2.6 layer reported $MOD's pending work at each of $i unloads (none at $silent26; $((after26 - before26)) items)"
 dmesg | grep -m 1 "wqcompat: module $MOD unloaded with legacy work" | sed 's/^/# /'
@@ -116,7 +118,8 @@ lens=$(awk 'NR > 1 && NR <= 5 { print $2 }' $DBG | tr '\n' ' ')
 [ "$lens" = "0 0 0 0 " ]
 ok $? "shim queues empty afterwards (lengths: $lens)"
 
-dropped=$(dropped_total)
+counts
+dropped=$d24
 [ "$silent24" -eq 0 ] && [ "$i" -eq "$LOOPS" ]
 ok $? "the 2.4 layer took tasks of $MOD off at each of $i unloads (none at $silent24; $dropped tasks)"
 # every task newly queued was run, dropped, or is still queued
