@@ -30,6 +30,7 @@ class Compiler:
     shim); work: a private directory for the probe and the stubs."""
 
     def __init__(self, kdir, work, shim=True, warnings=False):
+        work = os.path.abspath(work)      # make -C KDIR M=... wants it whole
         self.kdir, self.stubs = kdir, os.path.join(work, 'stubs')
         os.makedirs(self.stubs, exist_ok=True)
         mod = os.path.join(work, 'probe')
