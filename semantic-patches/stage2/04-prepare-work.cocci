@@ -20,6 +20,7 @@
 ///    PREPARE_WORK, which is no work handler, and every path from the start of
 ///    the function and from each queue_work of the item to the PREPARE_WORK
 ///    passes flush_workqueue(Q) (or flush_work/cancel_work_sync of the item).
+/// A PREPARE_WORK that repeats the INIT_WORK right before it is deleted.
 /// Every other PREPARE_WORK is left alone and reported: give each handler its
 /// own work item, or keep one handler that dispatches on a state field.
 ///
@@ -368,6 +369,19 @@ expression list bad.es;
 position bad.p;
 @@
 * i@p(W, es)
+
+// A PREPARE_WORK right after an INIT_WORK of the same item with the same
+// handler changes nothing: it goes, rather than become a second INIT_WORK.
+@depends on patch@
+expression W, f;
+@@
+(
+INIT_WORK(W, f);
+- PREPARE_WORK(W, f);
+|
+INIT_DELAYED_WORK(W, f);
+- PREPARE_DELAYED_WORK(W, f);
+)
 
 @depends on patch@
 expression W;

@@ -376,6 +376,23 @@ statement ea.S;
 + S
 
 
+// A flush of an item that the statement before cancelled with a _sync
+// cancel (06-cancel-sync.cocci) waits for nothing: it goes.
+@depends on patch@
+expression X;
+@@
+(
+cancel_delayed_work_sync(&X);
+- flush_work(&X.work);
+|
+cancel_delayed_work_sync(X);
+- flush_work(&X->work);
+|
+cancel_work_sync(X);
+- flush_work(X);
+)
+
+
 // No flush of the items by name: a private workqueue, as the kernel asks of
 // the drivers that used flush_scheduled_work() (include/linux/workqueue.h).
 @script:python pw depends on patch@
