@@ -6,6 +6,8 @@ wqport_top := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../..)
 NOSTDINC_FLAGS += -I$(wqport_top)/compat/include
 # the shim's delay points by name ("wqcompat_hooks.h"), for the race tests
 ccflags-y += -I$(wqport_top)/compat
+# what the test modules share (wqcompat_quiet.h)
+ccflags-y += -I$(wqport_top)/tests/kunit/include
 ifndef CONFIG_KUNIT
 NOSTDINC_FLAGS += -I$(wqport_top)/tests/kunit-lite/include
 endif

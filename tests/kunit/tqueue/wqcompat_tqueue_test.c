@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suites for the 2.4 task-queue and bottom-half API of wqcompat.ko:
- * one test (at least) per promise of issue 3, written against the 2.4
+ * one test (at least) per promise of the 2.4 layer, written against the 2.4
  * names exactly as a 2.4 driver spells them.
  *
  * Synchronisation is by completions, flushes and the API's own ordering
@@ -24,6 +24,8 @@
 #include <linux/timer.h>
 #include <linux/tqueue.h>
 #include <linux/version.h>
+
+#include "wqcompat_quiet.h"
 
 #define TQT_TIMEOUT	(30 * HZ)	/* a hang, not a schedule */
 
@@ -489,8 +491,9 @@ static void remove_bh_waits_and_stops(struct kunit *test)
  * tq_timer routine needs nothing but spin_lock() in both, as on 2.4:
  * tq_timer routines run with bottom halves off, so lockdep sees the lock
  * taken in softirq and only ever with softirqs disabled elsewhere.  The
- * proof is lockdep's, on the debug kernel; everywhere, both sides must
- * have taken the lock each round (a timer that never ran proves nothing).
+ * proof is lockdep's, on the debug kernel (it stays quiet:
+ * wqcompat_quiet.h); everywhere, both sides must have taken the lock each
+ * round (a timer that never ran proves nothing).
  */
 static DEFINE_SPINLOCK(tqt_shared_lock);
 static int tqt_shared_timer_count, tqt_shared_tq_count;
@@ -516,6 +519,7 @@ static void tq_timer_shares_lock_with_timer(struct kunit *test)
 {
 	struct timer_list timer;
 	struct completion done;
+	struct wqt_quiet q = wqt_quiet_now();
 	struct tq_struct tq;
 	int i;
 
@@ -538,6 +542,7 @@ static void tq_timer_shares_lock_with_timer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tqt_shared_timer_count, 5);
 	KUNIT_EXPECT_EQ(test, tqt_shared_tq_count, 5);
 	spin_unlock_bh(&tqt_shared_lock);
+	WQT_EXPECT_QUIET(test, q);
 }
 
 /* ---- tq_disk ----------------------------------------------------------- */
