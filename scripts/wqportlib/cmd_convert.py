@@ -781,17 +781,38 @@ TQUEUE_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*<linux/tqueue\.h>', re
 WORKQUEUE_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*<linux/workqueue\.h>[^\n]*\n', re.M)
 
 
+def _sees_tqueue(src, attr, seen=None):
+    """Whether SRC's text ATTR ('data': its input, 'output') includes
+    <linux/tqueue.h>, itself or through a header of the run it includes."""
+    seen = set() if seen is None else seen
+    if id(src) in seen:
+        return False
+    seen.add(id(src))
+    text = getattr(src, attr, None) or src.data
+    return bool(TQUEUE_INCLUDE.search(text)) or \
+        any(_sees_tqueue(o, attr, seen) for o, _, _, _ in src.includes)
+
+
+INCLUDE_LINE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"][^\n]*\n', re.M)
+
+
 def keep_tqueue_header(src, stages):
     """What stays on the 2.4 API keeps what declares it: when SRC's output
     still names a task-queue call, type or queue where a compiler reads it
-    (a call in a driver's macro the stages did not see, say: an item says
-    so) and no longer includes <linux/tqueue.h>, which its input did, the
-    include goes back, after the <linux/workqueue.h> put in its place."""
-    if TQUEUE_INCLUDE.search(src.output) or not TQUEUE_INCLUDE.search(src.data):
+    (a call in a driver's macro the stages did not see, a task kept by an
+    item) and no longer sees <linux/tqueue.h>, which its input did (itself,
+    or through a header of the run whose conversion dropped it), the
+    include goes back: after the <linux/workqueue.h> put in its place, or
+    after the file's last #include.  Run after every file's finish_items(),
+    so that the headers' outputs are known."""
+    if _sees_tqueue(src, 'output') or not _sees_tqueue(src, 'data'):
         return
     if not check.names_24(check.live_text(src.output.decode(src.encoding, 'replace'), stages)):
         return
     m = WORKQUEUE_INCLUDE.search(src.output)
+    if not m:
+        for m in INCLUDE_LINE.finditer(src.output):
+            pass
     if m:
         nl = b'\r\n' if src.crlf else b'\n'
         src.output = src.output[:m.end()] + b'#include <linux/tqueue.h>' + nl + \
@@ -802,17 +823,11 @@ def keep_tqueue_header(src, stages):
         src.changed = {n + (n >= at) for n in src.changed} | {at}
 
 
-def finish(src, stages, arities):
+def finish_items(src, stages, arities):
     """SRC's output, and the items for what the stages left of the old APIs
     and for handlers still cast to another function type (arities: the
-    run's check.alias_arities()); then the 2.4 header, where the output
-    still needs it."""
-    finish_items(src, stages, arities)
-    keep_tqueue_header(src, stages)
-
-
-def finish_items(src, stages, arities):
-    """finish() but for the header."""
+    run's check.alias_arities()); the 2.4 header, where the output still
+    needs it, is keep_tqueue_header()'s."""
     with open(src.work, 'rb') as f:
         src.output = f.read()
     if src.crlf:
@@ -1127,7 +1142,10 @@ def run(args):
             if s.refused:
                 s.output = s.data
             else:
-                finish(s, stages, arities)
+                finish_items(s, stages, arities)
+        for s in sources:
+            if not s.refused:
+                keep_tqueue_header(s, stages)
         outputs = live_outputs(sources, args.to)
         verify_types(sources, args.to, outputs)
         verify_set_up(sources, outputs)
