@@ -1320,7 +1320,9 @@ def _macro_param(text, off, arg):
 
 def _queue_wrappers(text):
     """(macro, index of its task parameter, index of its queue parameter)
-    for each #define that calls queue_task() with both from its caller."""
+    for each #define that calls queue_task() with both from its caller: by
+    name, or as its variadic arguments (#define M(...)
+    queue_task(__VA_ARGS__), GNU's M(args...) queue_task(args))."""
     for a, b, name, params in _defines(text):
         if not params:
             continue
@@ -1329,6 +1331,9 @@ def _queue_wrappers(text):
                 t, q = _last_name(args[0]), re.sub(r"^&\s*", "", args[1]).strip()
                 if t in params and q in params:
                     yield name, params.index(t), params.index(q)
+            elif len(args) == 1 and params[-1].endswith("..."):
+                if args[0].strip() == (params[-1][:-3].strip() or "__VA_ARGS__"):
+                    yield name, len(params) - 1, len(params)
 
 
 def _data_kind(d):
@@ -2275,7 +2280,9 @@ def _graph(path):
     params = []                         # (start, end, parameters) of each #define
     for a, b, _, ps in _defines(text):
         if ps:
-            params.append((a, b, set(ps)))
+            # a variadic macro's arguments: __VA_ARGS__, or GNU's args...
+            params.append((a, b, set(ps) | {p[:-3].strip() or "__VA_ARGS__"
+                                            for p in ps if p.endswith("...")}))
 
     def param(off, arg):
         return any(a <= off < b and arg.strip() in ps for a, b, ps in params)
@@ -2298,6 +2305,14 @@ def _graph(path):
                 elif re.match(r"^[\w.\->\[\]]+$", q) and q not in ("tq_disk", "tq_scheduler") \
                         and not param(off, q):
                     idmap.setdefault(_last_name(q), "q:" + _last_name(q))
+    # a task queued through a wrapper macro that takes the queue: on that
+    # queue too (a mark_bh(IMMEDIATE_BH) after it stays with it)
+    for name, ti, qi in _queue_wrappers(text):
+        for off, args in _calls(text, name):
+            if len(args) > max(ti, qi) and not param(off, args[ti]):
+                q = re.sub(r"^&\s*", "", args[qi]).strip()
+                if q in ("tq_timer", "tq_immediate"):
+                    queued[q].add(_last_name(args[ti]))
     for m in re.finditer(r"\bDECLARE_TASK_QUEUE\s*\(\s*(\w+)", text):
         idmap.setdefault(m.group(1), "q:" + m.group(1))
     for off, args in _calls(text, "run_task_queue"):
