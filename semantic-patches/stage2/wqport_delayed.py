@@ -440,10 +440,16 @@ def record_any_use(X, p):
             'be told apart by branch, so it is not converted to struct delayed_work; '
             'convert the work branch by hand' % (norm(X), m.group(1)))
     else:
+        # stored in a variable: name it, and the calls through it are
+        # that variable's (their type errors are this item's)
+        last = re.findall(r'\w+', norm(X))
+        v = re.search(r'\b(\w+)\s*=(?!=)\s*&?[\w\s.>()\[\]-]*\b%s\s*;' % re.escape(last[-1]),
+                      text) if last else None
         say(p, 'W103', '%s is used with delayed calls but also handed on here as a '
-            'struct work_struct: it is not converted to struct delayed_work; '
+            'struct work_struct%s: it is not converted to struct delayed_work; '
             'convert it by hand (the struct work_struct inside is %s.work)'
-            % (norm(X), norm(X)))
+            % (norm(X), ' (to %s, and the delayed calls through %s)' % (v.group(1), v.group(1))
+               if v else '', norm(X)))
 
 
 def record_member(fld, m, E, p, pe):
