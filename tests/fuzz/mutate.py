@@ -1,7 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """The fuzzer's mutation operators: ways real legacy drivers vary, applied
-to a driver's text.  Each takes (text, rng) and returns the new text, or
-None when the text has no place for it.  Every operator keeps the C valid
+to a driver: its files, {name: text} (a .c, or several with the header
+they share).  apply(files, name, rng) applies operator NAME: the new
+files, or None when the driver has no place for it.  A local operator
+takes (text, rng) and changes one file that has a place for it; a
+driver-wide one (an item renamed, its type behind a typedef or a
+#define, a call behind a macro) takes (files, rng) and changes every
+file alike, its definitions going to the header when there is one.  Every operator keeps the C valid
 for the kernel it was valid for; the fuzzer drops a mutant whose legacy
 form does not build against the shim.
 
@@ -9,7 +14,8 @@ The variations are those of drivers of the 2.4 and 2.6.0-2.6.19 trees:
 items renamed, the item type behind a typedef or a #define (hostap's
 HOSTAP_QUEUE), calls through a driver's own macro (PRISM2_SCHEDULE_TASK),
 calls in do { } while (0), GNU and C99 initializers, handlers cast where
-registered, return values tested, calls under LINUX_VERSION_CODE.
+registered, return values tested, calls under LINUX_VERSION_CODE, items
+queued through a pointer variable.
 """
 import re
 
@@ -40,47 +46,63 @@ def _pick(rng, seq):
     return rng.choice(seq) if seq else None
 
 
-def rename_item(text, rng):
-    """An item (a task, a work item) under another name."""
-    m = _pick(rng, ITEM_DECL.finditer(text))
+def _home(files):
+    """The file a driver-wide definition goes to: its header, else its .c."""
+    return min((n for n in files if n.endswith('.h')), default=None) or min(files)
+
+
+def _each(files, fn):
+    return {n: fn(t) for n, t in files.items()}
+
+
+def rename_item(files, rng):
+    """An item (a task, a work item) under another name, in every file."""
+    m = _pick(rng, [m for n in sorted(files) for m in ITEM_DECL.finditer(files[n])])
     if not m:
         return None
     old = m.group(3)
     new = '%s_fz%d' % (old, rng.randrange(100))
     # not in a header's name (a field called tqueue, <linux/tqueue.h>)
-    return ''.join(line if line.lstrip().startswith('#include') else
-                   re.sub(r'\b%s\b' % re.escape(old), new, line)
-                   for line in text.splitlines(True))
+    return _each(files, lambda text: ''.join(
+        line if line.lstrip().startswith('#include') else
+        re.sub(r'\b%s\b' % re.escape(old), new, line) for line in text.splitlines(True)))
 
 
-def typedef_type(text, rng):
+def _alias(files, rng, name_of, line_of):
+    kind = _pick(rng, sorted({m.group(1) for t in files.values()
+                              for m in ITEM_DECL.finditer(t)}))
+    if not kind:
+        return None
+    name = name_of(kind)
+    out = _each(files, lambda t: re.sub(r'\bstruct\s+%s\b(?!\s*\{)' % kind, name, t))
+    home = _home(files)
+    out[home] = _after_includes(out[home], line_of(kind, name))
+    return out
+
+
+def typedef_type(files, rng):
     """The item type behind a driver's typedef."""
-    kind = _pick(rng, sorted({m.group(1) for m in ITEM_DECL.finditer(text)}))
-    if not kind:
-        return None
-    name = 'fz_%s_t' % kind
-    body = re.sub(r'\bstruct\s+%s\b(?!\s*\{)' % kind, name, text)
-    return _after_includes(body, 'typedef struct %s %s;\n' % (kind, name))
+    return _alias(files, rng, lambda k: 'fz_%s_t' % k,
+                  lambda k, n: 'typedef struct %s %s;\n' % (k, n))
 
 
-def define_type(text, rng):
+def define_type(files, rng):
     """The item type behind a #define (hostap's HOSTAP_QUEUE)."""
-    kind = _pick(rng, sorted({m.group(1) for m in ITEM_DECL.finditer(text)}))
-    if not kind:
-        return None
-    name = 'FZ_%s' % kind.upper()
-    body = re.sub(r'\bstruct\s+%s\b(?!\s*\{)' % kind, name, text)
-    return _after_includes(body, '#define %s struct %s\n' % (name, kind))
+    return _alias(files, rng, lambda k: 'FZ_%s' % k.upper(),
+                  lambda k, n: '#define %s struct %s\n' % (n, k))
 
 
-def macro_call(text, rng):
+def macro_call(files, rng):
     """A deferred-work call through the driver's own macro."""
-    fn = _pick(rng, sorted({m.group('call').split('(')[0] for m in CALL_STMT.finditer(text)}))
+    fn = _pick(rng, sorted({m.group('call').split('(')[0] for t in files.values()
+                            for m in CALL_STMT.finditer(t)}))
     if not fn:
         return None
     macro = 'DRV_%s' % fn.upper()
-    body = re.sub(r'\b%s\(' % fn, macro + '(', text)
-    return _after_includes(body, '#define %s(...) %s(__VA_ARGS__)\n' % (macro, fn))
+    out = _each(files, lambda t: re.sub(r'\b%s\(' % fn, macro + '(', t))
+    home = _home(files)
+    out[home] = _after_includes(out[home], '#define %s(...) %s(__VA_ARGS__)\n' % (macro, fn))
+    return out
 
 
 def do_while(text, rng):
@@ -131,6 +153,41 @@ def version_guard(text, rng):
     return _after_includes(body, '#include <linux/version.h>\n')
 
 
-OPERATORS = {f.__name__: f for f in (rename_item, typedef_type, define_type, macro_call,
-                                     do_while, initializer_style, handler_cast, test_result,
-                                     version_guard)}
+# a call whose item is its first argument, or its second (after a queue)
+POINTER_CALL = re.compile(
+    r'^(?P<indent>[ \t]+)(?P<fn>schedule_task|queue_task|schedule_work|schedule_delayed_work|'
+    r'cancel_delayed_work|queue_work|queue_delayed_work)\((?P<queue>[^,;()\n&]+,\s*)?'
+    r'&(?P<item>[A-Za-z_][\w.>-]*)(?P<rest>[,)][^;\n]*);[ \t]*$', re.M)
+POINTER_TYPE = {'schedule_task': 'struct tq_struct', 'queue_task': 'struct tq_struct'}
+
+
+def pointer_queue(text, rng):
+    """An item queued through a pointer variable, not by its address."""
+    m = _pick(rng, [m for m in POINTER_CALL.finditer(text)
+                    if bool(m.group('queue')) == (m.group('fn') in ('queue_work',
+                                                                   'queue_delayed_work'))])
+    if not m:
+        return None
+    i, fn = m.group('indent'), m.group('fn')
+    typ = POINTER_TYPE.get(fn, 'struct work_struct')
+    return text[:m.start()] + '%s{\n%s\t%s *fz_item = &%s;\n\n%s\t%s(%sfz_item%s;\n%s}' % (
+        i, i, typ, m.group('item'), i, fn, m.group('queue') or '', m.group('rest'), i) + \
+        text[m.end():]
+
+
+LOCAL = (do_while, initializer_style, handler_cast, test_result, version_guard, pointer_queue)
+DRIVER_WIDE = (rename_item, typedef_type, define_type, macro_call)
+OPERATORS = {f.__name__: f for f in DRIVER_WIDE + LOCAL}
+
+
+def apply(files, name, rng):
+    """Operator NAME on the driver FILES ({name: text}): the new files, or
+    None.  A local one changes one file, picked among those it applies to."""
+    op = OPERATORS[name]
+    if op in DRIVER_WIDE:
+        return op(files, rng)
+    for n in rng.sample(sorted(files), len(files)):
+        new = op(files[n], rng)
+        if new is not None and new != files[n]:
+            return dict(files, **{n: new})
+    return None
