@@ -230,10 +230,27 @@ def explained(diag, its, in_lines, out_lines):
 
 def cascade(msg, known, out_lines):
     """Whether a diagnostic follows from an explained one: it names an
-    identifier that an explained diagnostic's line declares or uses (an
-    item left undeclared by a 3-argument DECLARE_WORK)."""
+    identifier that an explained diagnostic's line declares (an item left
+    undeclared by a 3-argument DECLARE_WORK).  A line that only uses the
+    name explains nothing of it: a variable declared too late is used on
+    many lines, explained or not."""
     names = set(QUOTED.findall(msg)) - COMMON
-    return any(names & set(WORD.findall(code(out_lines, line))) for line, _, _, _ in known)
+    return any(declares(code(out_lines, line), n) for line, _, _, _ in known for n in names)
+
+
+NOT_A_TYPE = {'return', 'case', 'goto', 'sizeof', 'else', 'do'}
+
+
+def declares(line, name):
+    """Whether LINE (code) declares NAME: a DECLARE_*() of it, or NAME after
+    a type (a word or a *) and before = ; , [ or )."""
+    n = re.escape(name)
+    if re.search(r'\b\w*DECLARE_\w*\s*\(\s*%s\b' % n, line):
+        return True
+    for m in re.finditer(r'(\w+)[\s*]+%s\s*[=;,\[)]' % n, line):
+        if m.group(1) not in NOT_A_TYPE:
+            return True
+    return False
 
 
 def code(lines, n):
