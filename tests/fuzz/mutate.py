@@ -6,7 +6,8 @@ files, or None when the driver has no place for it.  A local operator
 takes (text, rng) and changes one file that has a place for it; a
 driver-wide one (an item renamed, its type behind a typedef or a
 #define, a call behind a macro) takes (files, rng) and changes every
-file alike, its definitions going to the header when there is one.  Every operator keeps the C valid
+file alike, its definitions going to the header each changed file
+includes, or else into that file.  Every operator keeps the C valid
 for the kernel it was valid for; the fuzzer drops a mutant whose legacy
 form does not build against the shim.
 
@@ -46,9 +47,18 @@ def _pick(rng, seq):
     return rng.choice(seq) if seq else None
 
 
-def _home(files):
-    """The file a driver-wide definition goes to: its header, else its .c."""
-    return min((n for n in files if n.endswith('.h')), default=None) or min(files)
+def _define(files, out, line):
+    """Put the definition LINE where each file OUT changed from FILES sees
+    it: in the header of the driver that file includes (#include "H"),
+    else in the file itself."""
+    headers = sorted(n for n in files if n.endswith('.h'))
+    for n in sorted(out):
+        if out[n] == files[n]:
+            continue
+        home = next((h for h in headers if h == n or '"%s"' % h in files[n]), n)
+        if line not in out[home]:
+            out[home] = _after_includes(out[home], line)
+    return out
 
 
 def _each(files, fn):
@@ -75,9 +85,7 @@ def _alias(files, rng, name_of, line_of):
         return None
     name = name_of(kind)
     out = _each(files, lambda t: re.sub(r'\bstruct\s+%s\b(?!\s*\{)' % kind, name, t))
-    home = _home(files)
-    out[home] = _after_includes(out[home], line_of(kind, name))
-    return out
+    return _define(files, out, line_of(kind, name))
 
 
 def typedef_type(files, rng):
@@ -100,9 +108,7 @@ def macro_call(files, rng):
         return None
     macro = 'DRV_%s' % fn.upper()
     out = _each(files, lambda t: re.sub(r'\b%s\(' % fn, macro + '(', t))
-    home = _home(files)
-    out[home] = _after_includes(out[home], '#define %s(...) %s(__VA_ARGS__)\n' % (macro, fn))
-    return out
+    return _define(files, out, '#define %s(...) %s(__VA_ARGS__)\n' % (macro, fn))
 
 
 def do_while(text, rng):
