@@ -14,7 +14,9 @@
 #                     killed (make check runs two)
 #   make fuzz         the converter on mutants of legacy drivers (tests/fuzz):
 #                     N=200 of them from SEED=1; each finding prints the
-#                     command that replays it (make check runs a slice)
+#                     command that replays it (make check runs a slice);
+#                     QEMU=6.1 also runs the mutants of the samples three
+#                     ways in that kernel (about a minute each)
 #   make soak         the shim's soak: 1,000,000 cycles from 8 producers,
 #                     handlers flushing queues and a CPU going offline and back
 #                     (CYCLES=N, KERNEL=...)
@@ -85,7 +87,7 @@ fuzz:
 	$(DEPS)
 	scripts/fetch-kernel 6.1 >/dev/null
 	scripts/fetch-kernel 6.12 >/dev/null
-	tests/fuzz/fuzz --seed $(SEED) -n $(N)
+	tests/fuzz/fuzz --seed $(SEED) -n $(N) $(if $(QEMU),--qemu $(QEMU))
 
 soak:
 	$(DEPS)
