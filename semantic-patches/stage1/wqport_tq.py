@@ -2263,6 +2263,27 @@ class _Find(object):
                 self.up[b] = a
 
 
+def routine_tasks(text, fn):
+    """The tasks whose routine is FN, as TEXT registers them: INIT_TQUEUE(),
+    PREPARE_TQUEUE(), a store to .routine, an initializer's routine."""
+    f = re.escape(fn)
+    cast = r"(?:\([^()]*(?:\([^()]*\)[^()]*)*\)\s*)?"
+    out = set()
+    for m in re.finditer(r"\b(?:INIT|PREPARE)_TQUEUE\s*\(\s*&?\s*([^,;]+?)\s*,\s*%s%s\s*,"
+                         % (cast, f), text):
+        out.add(_last_name(m.group(1)))
+    for m in re.finditer(r"([\w.\->\[\]]+?)\s*(?:\.|->)\s*routine\s*=\s*%s%s\s*;" % (cast, f), text):
+        out.add(_last_name(m.group(1)))
+    for m in re.finditer(r"\b(\w+)\s*(?:\[[^\]]*\])?\s*=\s*\{[^;]*?(?:\broutine\s*:|\.routine\s*=)"
+                         r"\s*%s%s\b" % (cast, f), text):
+        out.add(m.group(1))
+    return out
+
+
+# the members of struct tq_struct: after . or -> never the name of a task
+TQ_MEMBERS = ("routine", "data", "sync", "list")
+
+
 def _graph(path):
     """The nodes of path's statements and the groups they form: a dict with
     text, spans, starts, nodes (one set per span), find (_Find), queued
@@ -2349,6 +2370,8 @@ def _graph(path):
         w = m.group(0)
         if not re.match(r"[A-Za-z_]", w):
             span_nodes[i].add(_kernel_node(w))
+        elif w in TQ_MEMBERS and re.search(r"(\.|->)\s*$", text[max(0, m.start() - 4):m.start()]):
+            continue                    # t.data, t->routine: a member, not a routine's data
         elif w in idmap:
             span_nodes[i].add(idmap[w])
     for i, (a, b) in enumerate(spans):
@@ -2362,6 +2385,21 @@ def _graph(path):
             for j in range(bisect.bisect_right(starts, s), bisect.bisect_left(starts, e)):
                 if re.match(r"\s*return\b", text[spans[j][0]:spans[j][1]]) and span_nodes[j]:
                     f.tie([name] + sorted(span_nodes[j]))
+    # a routine that queues its own data pointer as a task (2.4's
+    # self-requeueing tick: queue_task((struct tq_struct *)data, &tq_timer))
+    # queues the tasks it is the routine of: they go together
+    bodies = function_bodies(text)
+    for name, (s, e) in bodies.items():
+        head = re.search(r"\(([^()]*)\)\s*$", text[:s])
+        params = set(re.findall(r"(\w+)\s*(?:,|$)", head.group(1))) if head else set()
+        mine = set()
+        for call in ("queue_task", "schedule_task"):
+            for off, args in _calls(text[s:e], call):
+                if args and _last_name(args[0]) in params and _last_name(args[0]) in idmap:
+                    mine.add(idmap[_last_name(args[0])])
+        if mine:
+            for t in routine_tasks(text, name):
+                f.tie(sorted(mine) + [idmap.setdefault(t, t)])
     for ns in span_nodes:
         for n in ns:
             f.root(n)
