@@ -16,7 +16,7 @@ items renamed, the item type behind a typedef or a #define (hostap's
 HOSTAP_QUEUE), calls through a driver's own macro (PRISM2_SCHEDULE_TASK),
 calls in do { } while (0), GNU and C99 initializers, handlers cast where
 registered, return values tested, calls under LINUX_VERSION_CODE, items
-queued through a pointer variable.
+queued through a pointer variable, tasks initialised field by field.
 """
 import re
 
@@ -181,7 +181,26 @@ def pointer_queue(text, rng):
         text[m.end():]
 
 
-LOCAL = (do_while, initializer_style, handler_cast, test_result, version_guard, pointer_queue)
+INIT_TQUEUE_STMT = re.compile(r'^(?P<indent>[ \t]+)INIT_TQUEUE\(\s*(?P<task>[^,;()]+(?:\([^()]*\))?)'
+                              r'\s*,\s*(?P<fn>[^,;]+?)\s*,\s*(?P<data>[^;]+?)\s*\);[ \t]*$', re.M)
+
+
+def open_coded_init(text, rng):
+    """A task initialised field by field, as 2.4 drivers did before
+    INIT_TQUEUE (2.4.0's serial.c): its list, sync, routine and data."""
+    m = _pick(rng, INIT_TQUEUE_STMT.finditer(text))
+    if not m:
+        return None
+    t = m.group('task').strip()
+    base = t[1:].strip() + '.' if t.startswith('&') else '(%s)->' % t
+    i = m.group('indent')
+    lines = ['INIT_LIST_HEAD(&%slist);' % base, '%ssync = 0;' % base,
+             '%sroutine = %s;' % (base, m.group('fn')), '%sdata = %s;' % (base, m.group('data'))]
+    return text[:m.start()] + '\n'.join(i + ln for ln in lines) + text[m.end():]
+
+
+LOCAL = (do_while, initializer_style, handler_cast, test_result, version_guard, pointer_queue,
+         open_coded_init)
 DRIVER_WIDE = (rename_item, typedef_type, define_type, macro_call)
 OPERATORS = {f.__name__: f for f in DRIVER_WIDE + LOCAL}
 
