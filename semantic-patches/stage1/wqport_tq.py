@@ -2380,7 +2380,8 @@ def _graph(path):
         elif re.search(r"\bstruct\s+tq_struct\s*\**\s*\)", text[a:b]):
             anon.append(i)
     # a function that returns a task, and what it returns
-    for name, (s, e) in function_bodies(text).items():
+    bodies = function_bodies(text)
+    for name, (s, e) in bodies.items():
         if idmap.get(name) == name:
             for j in range(bisect.bisect_right(starts, s), bisect.bisect_left(starts, e)):
                 if re.match(r"\s*return\b", text[spans[j][0]:spans[j][1]]) and span_nodes[j]:
@@ -2388,14 +2389,13 @@ def _graph(path):
     # a routine that queues its own data pointer as a task (2.4's
     # self-requeueing tick: queue_task((struct tq_struct *)data, &tq_timer))
     # queues the tasks it is the routine of: they go together
-    bodies = function_bodies(text)
     for name, (s, e) in bodies.items():
         head = re.search(r"\(([^()]*)\)\s*$", text[:s])
-        params = set(re.findall(r"(\w+)\s*(?:,|$)", head.group(1))) if head else set()
+        fparams = set(re.findall(r"(\w+)\s*(?:,|$)", head.group(1))) if head else set()
         mine = set()
         for call in ("queue_task", "schedule_task"):
             for off, args in _calls(text[s:e], call):
-                if args and _last_name(args[0]) in params and _last_name(args[0]) in idmap:
+                if args and _last_name(args[0]) in fparams and _last_name(args[0]) in idmap:
                     mine.add(idmap[_last_name(args[0])])
         if mine:
             for t in routine_tasks(text, name):
