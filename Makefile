@@ -28,6 +28,8 @@
 #   make install      PREFIX=/usr/local: wqport, semantic patches, headers, man
 #                     pages, bash completion, the shim's DKMS source
 #   make uninstall    removes exactly what make install put there
+#   make deb          the Debian packages wqport and wqcompat-dkms, into
+#                     build/deb, lintian-clean (nothing is installed)
 #   make docs         docs/api-reference.rst from the kernel-doc comments
 #   make clean
 #
@@ -43,7 +45,7 @@ PREFIX ?= /usr/local
 # Install the Debian packages once, when a tool is missing.
 DEPS = @scripts/install-deps --check 2>/dev/null || scripts/install-deps
 
-.PHONY: all modules port check check-kcsan check-tests fuzz soak lint bench debug-kernel install uninstall docs clean deps
+.PHONY: all modules port check check-kcsan check-tests fuzz soak lint bench debug-kernel install uninstall deb docs clean deps
 
 all: modules
 
@@ -108,6 +110,10 @@ install:
 
 uninstall:
 	scripts/install --uninstall --prefix $(PREFIX) $(if $(DESTDIR),--destdir $(DESTDIR))
+
+deb:
+	$(DEPS)
+	scripts/deb
 
 docs:
 	$(DEPS)
