@@ -12,7 +12,9 @@ gathers per file which work items are delayed, shares that across the files
 of a run the same way, then reports and rewrites each file.  What the
 stages leave of the old APIs, a handler cast to another function type, and a
 work field whose type disagrees with a use anywhere in the run are items.
-Nothing is written until every file converted and none changed meanwhile.
+A file spatch fails on (an internal error, a crash) is left as it was read,
+with an item (W208), and the others go on.  Nothing is written until every
+file is done and none changed meanwhile.
 Writes are atomic (temporary file, rename) and keep the mode bits.
 """
 import argparse
@@ -56,9 +58,10 @@ def add_parser(sub):
                        'print a unified diff and write nothing.  Items that need a '
                        'human go to stderr as FILE:LINE: wqport[ID]: REASON (`wqport '
                        'explain ID`: what it means and what to do).  Exit 0: '
-                       'nothing left for a human; 1: items reported; 2: error '
-                       '(nothing written), or a file refused because spatch cannot '
-                       'parse its deferred-work code (the others are converted).')
+                       'nothing left for a human; 1: items reported (a file spatch '
+                       'fails on is one: W208, written as read, the others converted); '
+                       '2: error (nothing written), or a file refused because spatch '
+                       'cannot parse its deferred-work code (the others are converted).')
     p.add_argument('--to', choices=('2.6', 'modern'), default='modern')
     out = p.add_mutually_exclusive_group()
     out.add_argument('--diff', action='store_true', help='print a unified diff (default)')
@@ -122,6 +125,7 @@ class Source:
         self.items = []           # reasons.Item: line in the original
         self.notes = []           # lines for stderr that need no human
         self.refused = None       # why spatch cannot be trusted with it
+        self.failed = None        # why spatch failed on it (also refused: left as read)
         self.work = None          # its copy in the scratch directory
         self.includes = []        # (Source, name, line): run files it includes
         self.inc_dir = None       # scratch include directory for <...> headers
@@ -206,16 +210,27 @@ def unparsed_regions(path):
 _stages = {}
 
 
+class SpatchFailed(Exception):
+    """spatch failed on a file (an internal error, a crash): that file
+    only is left as it was read (guarded())."""
+
+
 def apply_stage(stage, mode, src, only=None):
     """One stage (or its patch ONLY) on SRC's work copy, in MODE (patch:
     the copy rewritten; report: its Findings; context, org: spatch's
-    output), with SRC's run facts in the environment."""
+    output), with SRC's run facts in the environment.  SpatchFailed when
+    spatch fails on it."""
     if stage not in _stages:
         _stages[stage] = wqport_stage.Stage(os.path.join(paths.TOP, 'semantic-patches', stage))
     res = _stages[stage].run([src.work], mode, only, src.env)
     if res.failed:
-        last = (res.errors or ['spatch failed'])[-1].splitlines()[-1]
-        raise WqportError(f'{src.path}: {stage} failed: {last}')
+        patches = [m.group(1) for e in res.errors
+                   for m in [re.search(r'spatch failed with (.*)$', e)] if m]
+        said = [ln.strip() for e in res.errors if not e.startswith('apply-stage:')
+                for ln in e.splitlines() if ln.strip()]
+        raise SpatchFailed('spatch failed on this file in stage %s (%s): %s' % (
+            stage[-1], patches[-1] if patches else 'its patches',
+            said[-1] if said else 'no message'))
     if src.work in res.changed:
         with open(src.work, 'wb') as f:
             f.write(res.changed[src.work])
@@ -1027,6 +1042,21 @@ def unified_diff(src):
     return out.encode(src.encoding, errors='replace')
 
 
+def guarded(fn):
+    """FN(src) for a source not refused; a file spatch fails on is then
+    left as it was read (refused, with src.failed: an item, not an error),
+    and the run goes on with the others."""
+    def run_one(src):
+        if src.refused:
+            return
+        try:
+            fn(src)
+        except SpatchFailed as e:
+            src.failed = str(e)
+            src.refused = (1, src.failed)
+    return run_one
+
+
 def _parallel(jobs, fn, items, progress=None):
     """fn(item) for each item, jobs at once; the first WqportError stops all."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -1083,7 +1113,7 @@ def run(args):
         plan_stage1(sources)
         live = [s for s in sources if not s.refused]
         # progress: one line per file, when its last stage is done
-        _parallel(args.jobs, lambda s: stage_pass(s, 'stage1', stages, args.mode),
+        _parallel(args.jobs, guarded(lambda s: stage_pass(s, 'stage1', stages, args.mode)),
                   [s for s in live if not s.tq_macro], progress and stages == ['stage1'])
         forwards = {}
         if 'stage2' in stages and args.mode == 'patch':
@@ -1092,7 +1122,7 @@ def run(args):
             for s in live if forwards else ():
                 rewrite_work(s, lambda t: convert_forward.hide(t, forwards))
         if 'stage2' in stages:
-            _parallel(args.jobs, facts_pass, live)
+            _parallel(args.jobs, guarded(facts_pass), live)
             # a wrapper of delayed calls defined in one file: count its
             # calls in the others of its group (they only see a prototype)
             again = []
@@ -1103,7 +1133,7 @@ def run(args):
                     for s in group:
                         s.env['WQPORT_WRAPPER_CANDIDATES'] = ' '.join(sorted(cands))
                     again += [s for s in group if not s.refused]
-            _parallel(args.jobs, facts_pass, again)
+            _parallel(args.jobs, guarded(facts_pass), again)
             share_facts(sources)
             share_schedulers(sources)
             # the .c files first: the fields their back-pointers need go into
@@ -1117,18 +1147,20 @@ def run(args):
             # decided where it is defined, after the files that register it
             for batch in convert_handlers.plan(groups):
                 convert_handlers.give_uses(batch, groups)
-                _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode),
+                _parallel(args.jobs, guarded(lambda s: stage_pass(s, 'stage2', stages,
+                                                                  args.mode)),
                           batch, progress)
-            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode,
-                                                      '02-work-handler.cocci'),
+            _parallel(args.jobs, guarded(lambda s: stage_pass(s, 'stage2', stages, args.mode,
+                                                              '02-work-handler.cocci')),
                       convert_handlers.decisions(first))
             asked = backptr_requests(live)
             # prototypes of handlers converted in another .c: the headers'
             # pass changes theirs, a .c that declares one gets 08 alone
             again = convert_handlers.share(groups)
-            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode,
-                                                      '08-handler-prototypes.cocci'), again)
-            _parallel(args.jobs, lambda s: stage_pass(s, 'stage2', stages, args.mode),
+            _parallel(args.jobs, guarded(lambda s: stage_pass(s, 'stage2', stages, args.mode,
+                                                              '08-handler-prototypes.cocci')),
+                      again)
+            _parallel(args.jobs, guarded(lambda s: stage_pass(s, 'stage2', stages, args.mode)),
                       [s for s in live if s not in first], progress)
             backptr_check(asked)
         if forwards:
@@ -1143,6 +1175,9 @@ def run(args):
                 s.output = s.data
             else:
                 finish_items(s, stages, arities)
+            if s.failed:
+                # the stages' items speak of an output not written
+                s.items = [reasons.Item(1, 'check', 'W208', s.failed)]
         for s in sources:
             if not s.refused:
                 keep_tqueue_header(s, stages)
@@ -1197,7 +1232,7 @@ def run(args):
                           'stage': it.stage, 'reason': it.reason})
             print(reasons.format_line(where, lines[0], lines, it.id, it.reason),
                   file=sys.stderr)
-    refused = [s for s in sources if s.refused]
+    refused = [s for s in sources if s.refused and not s.failed]
     for s in refused:
         print(f'{s.path}:{s.refused[0]}: error: {s.refused[1]}', file=sys.stderr)
     partly = [s for s in converted if s.kept and not kept(s)]
@@ -1216,7 +1251,9 @@ def run(args):
                        'files': [{'file': s.path, 'converted': s.output != s.data,
                                   'kept': sorted(s.shown) if s.output != s.data or kept(s)
                                   else [],
-                                  'refused': s.refused[1] if s.refused else None}
+                                  'refused': s.refused[1] if s.refused and not s.failed
+                                  else None,
+                                  'failed': s.failed}
                                  for s in sources]}, f, indent=2)
             f.write('\n')
     if refused:
