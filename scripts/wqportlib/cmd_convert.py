@@ -31,7 +31,7 @@ import sys
 import tempfile
 
 from . import convert_check as check
-from . import convert_forward, convert_handlers
+from . import convert_forward, convert_handlers, convert_macros
 from . import paths, reasons, spatch_mask
 from .linemap import line_map
 from .paths import WqportError
@@ -651,7 +651,29 @@ def share_schedulers(sources):
             os.path.basename(t.path) for t, d in users.items() if t is not s and d == here))
 
 
-def share_facts(sources):
+def share_macros(sources):
+    """{id of each group's first source: {macro: index}} of the driver's
+    macros that hand an argument to a delayed call, in the stage-1 output
+    of the group's files (their source when refused); each file of the
+    group gets them as candidate wrappers (WQPORT_WRAPPER_CANDIDATES), and
+    the parameters their bodies hand on (WQPORT_MACRO_PARAMS)."""
+    out = {}
+    for group in components(sources):
+        found = {}
+        for s in group:
+            found.update(convert_macros.wrappers(
+                s.text if s.refused or not s.work else read_work(s)))
+        out[id(group[0])] = {fn: i for fn, (i, _) in found.items()}
+        for s in group:
+            if found and not s.refused:
+                s.env['WQPORT_WRAPPER_CANDIDATES'] = ' '.join(
+                    sorted(f'{fn}:{i}' for fn, (i, _) in found.items()))
+                s.env['WQPORT_MACRO_PARAMS'] = ' '.join(
+                    sorted(f'{fn}:{p}' for fn, (_, p) in found.items() if p))
+    return out
+
+
+def share_facts(sources, macros=None):
     """Stage 2's facts, for each file from the files that see the same
     declarations: an item that is delayed in one file is delayed in all
     (WQPORT_DELAYED), one handed on as a plain work_struct in one is left in
@@ -666,6 +688,7 @@ def share_facts(sources):
             wrappers.update(s.facts.get('wrappers', {}))
             for fn, ok in s.facts.get('wcalls', {}).items():
                 calls.setdefault(fn, []).extend(ok)
+        wrappers.update((macros or {}).get(id(group[0]), {}))
         ok = {fn for fn in wrappers if calls.get(fn) and all(calls[fn])}
         for s in group:
             delayed, bad, types, untyped = set(), set(), set(), set()
@@ -1122,6 +1145,9 @@ def run(args):
             for s in live if forwards else ():
                 rewrite_work(s, lambda t: convert_forward.hide(t, forwards))
         if 'stage2' in stages:
+            # a driver's macro that hands its argument to a delayed call is
+            # a wrapper (convert_macros): its uses are counted from the start
+            macros = share_macros(sources)
             _parallel(args.jobs, guarded(facts_pass), live)
             # a wrapper of delayed calls defined in one file: count its
             # calls in the others of its group (they only see a prototype)
@@ -1129,12 +1155,13 @@ def run(args):
             for group in components(sources):
                 cands = {f'{fn}:{i}' for s in group for fn, i in
                          s.facts.get('wrappers', {}).items()}
+                cands |= {f'{fn}:{i}' for fn, i in macros.get(id(group[0]), {}).items()}
                 if cands and len(group) > 1:
                     for s in group:
                         s.env['WQPORT_WRAPPER_CANDIDATES'] = ' '.join(sorted(cands))
                     again += [s for s in group if not s.refused]
             _parallel(args.jobs, guarded(facts_pass), again)
-            share_facts(sources)
+            share_facts(sources, macros)
             share_schedulers(sources)
             # the .c files first: the fields their back-pointers need go into
             # the run's headers in the headers' own pass

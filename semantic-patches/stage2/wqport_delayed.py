@@ -70,6 +70,10 @@ RUN_UNTYPED = set()
 RUN_WRAPPERS = {}
 RUN_CANDIDATES = {}
 RUN_DECLARED = set()
+# (macro, parameter) a driver's wrapper macro hands on: in a #define's body
+# (spatch's current_element is 'something_else' there) that parameter is
+# what each use passes, no item reached through a pointer
+MACRO_PARAMS = set()
 IN_RUN = False
 FACTS = None
 SEARCH_DIRS = []    # the run's -I directories (declaring_header())
@@ -83,7 +87,7 @@ def configure(env, output=None):
     """Forget everything, and take the run's facts from ENV (a mapping:
     os.environ in spatch); say() prints through OUTPUT."""
     global RUN_DELAYED, RUN_BAD, RUN_DTYPES, RUN_UNTYPED, RUN_WRAPPERS, RUN_CANDIDATES
-    global RUN_DECLARED, IN_RUN, FACTS, SEARCH_DIRS
+    global RUN_DECLARED, IN_RUN, FACTS, SEARCH_DIRS, MACRO_PARAMS
 
     def names(var):
         return set(env.get(var, '').split())
@@ -105,6 +109,7 @@ def configure(env, output=None):
         RUN_DTYPES.setdefault(n, set()).add(t.replace('+', ' ') if t != '?' else None)
     RUN_WRAPPERS = wrappers('WQPORT_WRAPPERS')
     RUN_CANDIDATES = wrappers('WQPORT_WRAPPER_CANDIDATES')
+    MACRO_PARAMS = set(tuple(w.split(':', 1)) for w in names('WQPORT_MACRO_PARAMS') if ':' in w)
     IN_RUN = 'WQPORT_DECLARED' in env
     FACTS = env.get('WQPORT_FACTS')
     SEARCH_DIRS = env.get('WQPORT_SEARCH_DIRS', '').split(os.pathsep)
@@ -372,7 +377,8 @@ def settle():
             FIRST.setdefault(f, {}).setdefault(k, p)
     for p, X, fn in POINTERS:
         if p.file == f and not (ok_wrapper(fn) and
-                                WRAPDEF.get(f, {}).get(fn, (0, None))[1] == X):
+                                WRAPDEF.get(f, {}).get(fn, (0, None))[1] == X) and \
+                not (fn == 'something_else' and X in {m[1] for m in MACRO_PARAMS}):
             say(p, 'W101', 'delayed call on %s, a work item reached through a pointer: '
                 'make the item it points to a struct delayed_work and this pointer a '
                 'struct delayed_work * by hand' % X)
