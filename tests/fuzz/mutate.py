@@ -34,11 +34,16 @@ RESULT_CALL = re.compile(r'^(?P<indent>[ \t]+)(?P<call>(?:schedule_work|schedule
 
 
 def _after_includes(text, lines):
-    """text with lines put after its last #include (at the top if none)."""
-    last = None
-    for last in INCLUDE.finditer(text):
-        pass
-    at = last.end() if last else 0
+    """text with lines put after its last #include (at the top if none),
+    and after the driver's own #define of a name they use (madwifi's
+    `#define tq_struct tasklet_struct`: a typedef of struct tq_struct above
+    it would name another type)."""
+    at = 0
+    for m in INCLUDE.finditer(text):
+        at = m.end()
+    for w in set(re.findall(r'\b[A-Za-z_]\w*\b', lines)):
+        for m in re.finditer(r'^[ \t]*#[ \t]*define[ \t]+%s\b.*\n?' % re.escape(w), text, re.M):
+            at = max(at, m.end())
     return text[:at] + lines + text[at:]
 
 
