@@ -655,8 +655,9 @@ def share_macros(sources):
     """{id of each group's first source: {macro: index}} of the driver's
     macros that hand an argument to a delayed call, in the stage-1 output
     of the group's files (their source when refused); each file of the
-    group gets them as candidate wrappers (WQPORT_WRAPPER_CANDIDATES), and
-    the parameters their bodies hand on (WQPORT_MACRO_PARAMS)."""
+    group gets them as candidate wrappers (WQPORT_WRAPPER_CANDIDATES, their
+    names in WQPORT_MACRO_WRAPPERS), and the parameters their bodies hand
+    on (WQPORT_MACRO_PARAMS)."""
     out = {}
     for group in components(sources):
         found = {}
@@ -670,6 +671,7 @@ def share_macros(sources):
                     sorted(f'{fn}:{i}' for fn, (i, _) in found.items()))
                 s.env['WQPORT_MACRO_PARAMS'] = ' '.join(
                     sorted(f'{fn}:{p}' for fn, (_, p) in found.items() if p))
+                s.env['WQPORT_MACRO_WRAPPERS'] = ' '.join(sorted(found))
     return out
 
 

@@ -74,6 +74,7 @@ RUN_DECLARED = set()
 # (spatch's current_element is 'something_else' there) that parameter is
 # what each use passes, no item reached through a pointer
 MACRO_PARAMS = set()
+MACROS = set()          # the driver's macros that are wrappers of delayed calls
 IN_RUN = False
 FACTS = None
 SEARCH_DIRS = []    # the run's -I directories (declaring_header())
@@ -87,7 +88,7 @@ def configure(env, output=None):
     """Forget everything, and take the run's facts from ENV (a mapping:
     os.environ in spatch); say() prints through OUTPUT."""
     global RUN_DELAYED, RUN_BAD, RUN_DTYPES, RUN_UNTYPED, RUN_WRAPPERS, RUN_CANDIDATES
-    global RUN_DECLARED, IN_RUN, FACTS, SEARCH_DIRS, MACRO_PARAMS
+    global RUN_DECLARED, IN_RUN, FACTS, SEARCH_DIRS, MACRO_PARAMS, MACROS
 
     def names(var):
         return set(env.get(var, '').split())
@@ -110,6 +111,7 @@ def configure(env, output=None):
     RUN_WRAPPERS = wrappers('WQPORT_WRAPPERS')
     RUN_CANDIDATES = wrappers('WQPORT_WRAPPER_CANDIDATES')
     MACRO_PARAMS = set(tuple(w.split(':', 1)) for w in names('WQPORT_MACRO_PARAMS') if ':' in w)
+    MACROS = names('WQPORT_MACRO_WRAPPERS')
     IN_RUN = 'WQPORT_DECLARED' in env
     FACTS = env.get('WQPORT_FACTS')
     SEARCH_DIRS = env.get('WQPORT_SEARCH_DIRS', '').split(os.pathsep)
@@ -222,9 +224,18 @@ def ok_wrapper_param(f, p):
 
 
 def wrapper_call(fn, X, p):
-    """A call of wrapper fn that passes X where it delays its parameter."""
+    """A call of wrapper fn that passes X where it delays its parameter.
+    fn a driver's macro and X the work parameter of the function the call
+    is in: that function hands it on to the delayed call, so it is a
+    wrapper itself (and the call does not count against the macro, which
+    is left as it is: what it is given there is what the function's own
+    callers pass)."""
     CURFILE[0] = p.file
     k = item_key(X)
+    c = CANDIDATES.get(p.file, {}).get(p.current_element)
+    if k is None and fn in MACROS and c is not None and c[1] == norm(X):
+        WRAPDEF.setdefault(p.file, {})[p.current_element] = c
+        return
     WRAPCALLS.setdefault(p.file, {}).setdefault(fn, []).append(k is not None)
     if k is not None:
         WRAPKEYS.setdefault(p.file, []).append((fn, k, p))
