@@ -228,9 +228,12 @@ def apply_stage(stage, mode, src, only=None):
                    for m in [re.search(r'spatch failed with (.*)$', e)] if m]
         said = [ln.strip() for e in res.errors if not e.startswith('apply-stage:')
                 for ln in e.splitlines() if ln.strip()]
-        raise SpatchFailed('spatch failed on this file in stage %s (%s): %s' % (
-            stage[-1], patches[-1] if patches else 'its patches',
-            said[-1] if said else 'no message'))
+        where = 'stage %s (%s)' % (stage[-1], patches[-1] if patches else 'its patches')
+        if any('Common.Timeout' in ln or ln.startswith('timeout (we abort)') for ln in said):
+            raise SpatchFailed(f'spatch gave up on this file in {where}: it ran out of '
+                               'its time limit (--timeout 120, SPFLAGS can raise it)')
+        raise SpatchFailed('spatch failed on this file in %s: %s' % (
+            where, said[-1] if said else 'no message'))
     if src.work in res.changed:
         with open(src.work, 'wb') as f:
             f.write(res.changed[src.work])
