@@ -72,7 +72,8 @@ RUN_CANDIDATES = {}
 RUN_DECLARED = set()
 # (macro, parameter) a driver's wrapper macro hands on: in a #define's body
 # (spatch's current_element is 'something_else' there) that parameter is
-# what each use passes, no item reached through a pointer
+# what each use passes, no item reached through a pointer, when every use
+# passes an item (ok_wrapper())
 MACRO_PARAMS = set()
 MACROS = set()          # the driver's macros that are wrappers of delayed calls
 IN_RUN = False
@@ -389,7 +390,8 @@ def settle():
     for p, X, fn in POINTERS:
         if p.file == f and not (ok_wrapper(fn) and
                                 WRAPDEF.get(f, {}).get(fn, (0, None))[1] == X) and \
-                not (fn == 'something_else' and X in {m[1] for m in MACRO_PARAMS}):
+                not (fn == 'something_else' and
+                     X in {m[1] for m in MACRO_PARAMS if ok_wrapper(m[0])}):
             say(p, 'W101', 'delayed call on %s, a work item reached through a pointer: '
                 'make the item it points to a struct delayed_work and this pointer a '
                 'struct delayed_work * by hand' % X)
