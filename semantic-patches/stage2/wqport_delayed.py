@@ -40,6 +40,8 @@ WRAPDEF = {}      # file -> {function: (index, name) of the parameter it delays}
 WRAPCALLS = {}    # file -> {function: [whether it passes an item, per call]}
 WRAPKEYS = {}     # file -> [(function, item key, position)] of wrapper calls
 WRAPARGS = {}     # file -> set of (line, item) passed to a wrapper
+MACRO_USES = {}   # file -> [(macro, argument, position, the wrapper function it is
+                  # in when it hands on that function's parameter, else None)]
 POINTERS = []     # (position, item, function) of delayed calls through a pointer
 DECLARED = {}     # file -> set of item names declared in the file
 FIRST = {}        # file -> {key: position of its first delayed call}
@@ -81,7 +83,7 @@ FACTS = None
 SEARCH_DIRS = []    # the run's -I directories (declaring_header())
 
 
-_TABLES = (DELAYED, BAD, KNOWN, CANDIDATES, PROTOS, WRAPDEF, WRAPCALLS, WRAPKEYS, WRAPARGS,
+_TABLES = (DELAYED, BAD, KNOWN, CANDIDATES, PROTOS, WRAPDEF, WRAPCALLS, WRAPKEYS, WRAPARGS, MACRO_USES,
            POINTERS, DECLARED, FIRST, TYPED, DTYPES, UNTYPED, USES, WORKFIELDS)
 
 
@@ -236,7 +238,10 @@ def wrapper_call(fn, X, p):
     c = CANDIDATES.get(p.file, {}).get(p.current_element)
     if k is None and fn in MACROS and c is not None and c[1] == norm(X):
         WRAPDEF.setdefault(p.file, {})[p.current_element] = c
+        MACRO_USES.setdefault(p.file, []).append((fn, norm(X), p, p.current_element))
         return
+    if fn in MACROS:
+        MACRO_USES.setdefault(p.file, []).append((fn, norm(X), p, None))
     WRAPCALLS.setdefault(p.file, {}).setdefault(fn, []).append(k is not None)
     if k is not None:
         WRAPKEYS.setdefault(p.file, []).append((fn, k, p))
@@ -395,6 +400,16 @@ def settle():
             say(p, 'W101', 'delayed call on %s, a work item reached through a pointer: '
                 'make the item it points to a struct delayed_work and this pointer a '
                 'struct delayed_work * by hand' % X)
+    # a driver's macro that some use gives what is not an item converts
+    # nothing, and each use expands to a delayed call on a work_struct; so
+    # does a use handing on the parameter of a wrapper that is not one of
+    # the run (a caller passes what is not an item, or there is none)
+    for fn, X, p, outer in MACRO_USES.get(f, []):
+        if not ok_wrapper(outer or fn):
+            say(p, 'W101', 'delayed call through %s() on %s: %s() is given something other '
+                'than a work item this run converts (a pointer, or a parameter not declared '
+                'struct work_struct *), so nothing it is given becomes struct delayed_work: '
+                'make the items it is given struct delayed_work by hand' % (fn, X, fn))
     if FACTS:
         return
     known_here = DECLARED.get(f, set()) | RUN_DECLARED
