@@ -69,6 +69,13 @@ process of its own, for debugging one; its output can differ (stage 1: the
 In report mode a combined run that fails is run again one patch at a time,
 so a failing patch hides nothing the others report.
 
+Files with the same spatch arguments share a process whatever their own
+variables (Stage.run's ENVS, wqport convert's facts of each file): spatch
+gets them as --file-groups, one file a group, and wqport_fileenv gives each
+its own environment in the process (its prologue heads the patch).  A
+batch's run that fails, or reports on a file that is none of its own, is
+run again a file at a time.
+
 Environment: SPATCH (default spatch), SPFLAGS (extra spatch options),
 WQPORT_COMBINE (above), WQPORT_SPATCH_VERBOSE=1 (spatch's diagnostics even
 when it succeeds).  spatch runs with WQPORT_APPLY_STAGE=1 and
@@ -81,6 +88,7 @@ import argparse
 import contextlib
 import glob
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -90,6 +98,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+import wqport_fileenv
 import wqport_spatch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -141,6 +150,8 @@ class Result:
     output: str = ''                              # context/org mode: spatch's output
     errors: list = field(default_factory=list)    # one message per failure
     failed: list = field(default_factory=list)    # the files spatch failed on
+    said: dict = field(default_factory=dict)      # FILE -> [(message, spatch's)] of its failures
+    of: dict = field(default_factory=dict)        # report mode: FILE -> its Findings
 
 
 @contextlib.contextmanager
@@ -282,17 +293,18 @@ class Stage:
         with with_env(env):
             return fn(*args)
 
-    def run(self, files, mode='patch', only=None, env=None):
+    def run(self, files, mode='patch', only=None, env=None, envs=None):
         """Apply the stage (or its patch ONLY) to FILES in MODE, with ENV
-        added to the environment of the hooks and of spatch.  FILES are
-        never written: in patch mode Result.changed holds the new text of
-        each file that changed.  Files whose patches take the same
-        arguments share spatch runs (spatch --file-groups: each file matched
-        on its own)."""
+        added to the environment of the hooks and of spatch, and ENVS[FILE]
+        (a mapping FILE -> variables) to FILE's own.  FILES are never
+        written: in patch mode Result.changed holds the new text of each
+        file that changed.  Files whose patches take the same arguments
+        share spatch runs (spatch --file-groups: each file matched on its
+        own, with its own variables: wqport_fileenv)."""
         if mode not in MODES:
             raise StageError(f'bad mode {mode}')
         patches = [self.patch(only)] if only else self.patches
-        run = _Run(self, mode, patches, dict(env or {}))
+        run = _Run(self, mode, patches, dict(env or {}), envs or {})
         with tempfile.TemporaryDirectory(prefix='wqport-stage.') as tmp:
             run.tmp = tmp
             readable = []
@@ -336,6 +348,7 @@ class _Job:
     file: str                   # what spatch reads (a copy, or path itself)
     latin: bool = False         # the copy is transcoded from Latin-1
     plan: Plan = None
+    extra: dict = field(default_factory=dict)   # its own variables (Stage.run's ENVS)
     patches: list = field(default_factory=list)
     args: list = field(default_factory=list)
     ok: bool = True
@@ -346,8 +359,9 @@ class _Job:
 class _Run:
     """One Stage.run(): its spatch runs."""
 
-    def __init__(self, stage, mode, patches, env):
+    def __init__(self, stage, mode, patches, env, envs=None):
         self.stage, self.mode, self.patches = stage, mode, patches
+        self.envs = envs or {}
         # the hooks' and spatch's: every patch of the stage runs on each file,
         # in order, after the hooks' analysis (stage 1's 06 relies on it)
         self.env = dict(env, WQPORT_APPLY_STAGE='1', WQPORT_COCCI_DIR=stage.dir)
@@ -364,16 +378,23 @@ class _Run:
         self.combine = self.spenv.get('WQPORT_COMBINE', '1') != '0'
         self.verbose = self.spenv.get('WQPORT_SPATCH_VERBOSE') == '1'
 
-    def fail(self, path, msg):
+    def fail(self, path, msg, said=None):
+        """PATH failed: MSG, and SAID (spatch's message), for Result."""
         self.result.errors.append(f'{PROG}: {msg}')
         if path not in self.result.failed:
             self.result.failed.append(path)
+        self.result.said.setdefault(path, []).append((msg, said or ''))
 
-    def selected(self, mode, path, skip=()):
+    def env_of(self, path):
+        """The hooks' environment for PATH: the run's and its own."""
+        return dict(self.env, **self.envs.get(path, {}))
+
+    def selected(self, mode, path, skip=(), extra=None):
         with open(path, encoding='latin-1') as f:
             text = NOT_CODE.sub(' ', f.read())
+        env = dict(self.spenv, **(extra or {}))
         return [p for p in self.patches if mode in p.modes and p.name not in skip
-                and p.needed(text, self.spenv)]
+                and p.needed(text, env)]
 
     def copy(self, path, tmp):
         """(what spatch reads for PATH, whether it is transcoded): in patch
@@ -384,25 +405,26 @@ class _Run:
         with open(path, 'rb') as f:
             utf8 = is_utf8(f.read())
         # (stage 2: the branches of older kernels hidden, line for line)
-        hide = self.mode == 'report' and self.stage._hook('report_view', self.env, path,
-                                                          default=False)
+        hide = self.mode == 'report' and self.stage._hook('report_view', self.env_of(path),
+                                                          path, default=False)
         if utf8 and not hide:
             return path, False
         view, latin = copy_with_includes(path, tmp)
         if hide:
-            self.stage._hook('view', self.env, view)
+            self.stage._hook('view', self.env_of(path), view)
         return view, latin
 
     def start(self, path, file, latin):
         """PATH's job on FILE, its copy: in patch mode masked as the stage's
         plan says; the patches it needs and their arguments."""
-        stage = self.stage
+        stage, extra, env = self.stage, self.envs.get(path, {}), self.env_of(path)
         if self.mode != 'patch':
-            return _Job(path, file, patches=self.selected(self.mode, file))
-        plan = stage._hook('plan', self.env, file, default=Plan())
+            return _Job(path, file, extra=extra,
+                        patches=self.selected(self.mode, file, extra=extra))
+        plan = stage._hook('plan', env, file, default=Plan())
         if plan.mask:
-            stage._hook('mask', self.env, file)
-        return _Job(path, file, latin, plan, self.selected('patch', file, plan.skip),
+            stage._hook('mask', env, file)
+        return _Job(path, file, latin, plan, extra, self.selected('patch', file, plan.skip, extra),
                     [a for d in plan.defines for a in ('-D', d)] + plan.args)
 
     def apply(self, batch):
@@ -435,23 +457,24 @@ class _Run:
             if self.mode != 'report':
                 self.result.output += out.replace(job.file, path)
                 return
+            mine = self.result.of.setdefault(path, [])
             for line in out.splitlines():
                 m = REPORT.match(line)
                 if m:
                     file = path if m.group(1) == job.file else m.group(1)
-                    self.result.findings.append(Finding(file, int(m.group(2)), m.group(3),
-                                                        m.group(4)))
+                    mine.append(Finding(file, int(m.group(2)), m.group(3), m.group(4)))
+            self.result.findings += mine
             return
         stage = self.stage
         try:
             if not job.ok:
                 return
             if job.plan.mask:
-                stage._hook('unmask', self.env, job.file)
+                stage._hook('unmask', self.env_of(path), job.file)
             with open(job.file, 'rb') as f:
                 out = f.read()
         finally:
-            stage._hook('forget', self.env, job.file)
+            stage._hook('forget', self.env_of(path), job.file)
         if job.latin:
             try:
                 out = out.decode('utf-8').encode('latin-1')
@@ -498,11 +521,20 @@ class _Run:
 
     def run_group(self, batch, grp, quiet):
         """One spatch run of the patches GRP (combined) on BATCH's files;
-        their Python clashing, one run per patch."""
+        their Python clashing, one run per patch.  Files with variables of
+        their own that differ: wqport_fileenv's table and prologue."""
         sp = self.combined(grp)
         if sp is None:
             return all(self.run_group(batch, [p], quiet) for p in grp)
         files = [job.file for job in batch]
+        env = dict(self.spenv, **batch[0].extra)
+        if any(job.extra != batch[0].extra for job in batch):
+            self.lists += 1
+            table = os.path.join(self.tmp, 'file-env-%d.json' % self.lists)
+            with open(table, 'w', encoding='utf-8') as f:
+                json.dump({job.file: job.extra for job in batch}, f)
+            env = dict(self.spenv, WQPORT_FILE_ENV=table)
+            sp = self.with_prologue(sp)
         if len(files) > 1:
             self.lists += 1
             lst = os.path.join(self.tmp, 'groups-%d' % self.lists)
@@ -511,26 +543,32 @@ class _Run:
             files = ['--file-groups', lst]
         cmd = ['-D', self.mode] + batch[0].args + ['--sp-file', sp]
         cmd += ['--in-place'] + files if self.mode == 'patch' else files
-        ok, out, err = self.spatch_run(cmd)
+        ok, out, err = self.spatch_run(cmd, env)
         if not ok:
             if not quiet:
                 self.result.errors.append(err)
                 self.fail(batch[0].path, f'{batch[0].path}: spatch failed with ' +
-                          ' '.join(p.name for p in grp))
+                          ' '.join(p.name for p in grp), err)
             return False
         if len(batch) == 1:
             batch[0].out.append(out)
             return True
         by_file = {job.file: job for job in batch}
+        lines = out.splitlines(keepends=True)
+        if any(m and m.group(1) not in by_file for m in map(REPORT.match, lines)):
+            # a line of no file of the batch (a header's): which file's
+            # run said it, only a run of each file alone tells
+            for job in batch:
+                job.ok = False
+            return False
         # spatch given many files goes on past one it fails on, and says so
         # on stderr: that file's changes are not written, its report is cut
         for m in re.finditer(r'^EXN: .* in (.+)$', err, re.M):
             if m.group(1) in by_file:
                 by_file[m.group(1)].ok = False
-        for line in out.splitlines(keepends=True):
+        for line in lines:
             m = REPORT.match(line)
-            # a line of no file of the batch is kept, under its own name
-            ((by_file.get(m.group(1)) if m else None) or batch[0]).out.append(line)
+            (by_file[m.group(1)] if m else batch[0]).out.append(line)
         return True
 
     def combined(self, grp):
@@ -555,12 +593,26 @@ class _Run:
                 f.write(text)
         return sp
 
-    def spatch_run(self, args):
-        """spatch with ARGS: (whether it succeeded, stdout, stderr).  A run
-        where no rule applies (every rule's dependencies false for the
-        file) is not a failure."""
+    def with_prologue(self, sp):
+        """A copy of the semantic patch SP headed by wqport_fileenv's
+        prologue."""
+        out = os.path.join(self.tmp, 'fileenv-' + os.path.basename(sp))
+        if not os.path.exists(out):
+            with open(sp, encoding='utf-8') as f:
+                text = f.read()
+            # (after the virtual declarations, which come before any rule)
+            at = re.search(r'^@', text, re.M)
+            at = at.start() if at else len(text)
+            with open(out, 'w', encoding='utf-8') as f:
+                f.write(text[:at] + wqport_fileenv.prologue() + text[at:])
+        return out
+
+    def spatch_run(self, args, env=None):
+        """spatch with ARGS, in ENV (default: the run's): (whether it
+        succeeded, stdout, stderr).  A run where no rule applies (every
+        rule's dependencies false for the file) is not a failure."""
         try:
-            res = subprocess.run([self.spatch] + self.flags + args, env=self.spenv,
+            res = subprocess.run([self.spatch] + self.flags + args, env=env or self.spenv,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True, errors='replace', check=False)
         except OSError as e:

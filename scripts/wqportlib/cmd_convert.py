@@ -29,6 +29,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from . import convert_check as check
 from . import convert_forward, convert_handlers, convert_macros
@@ -81,6 +82,10 @@ def add_parser(sub):
                    'an ID means')
     p.add_argument('--jobs', type=int, default=os.cpu_count() or 1, metavar='N',
                    help='convert N files at once (default: one per CPU)')
+    p.add_argument('--quiet', action='store_true',
+                   help='no progress on stderr (by default: on a terminal one line, '
+                   'files done, items so far, time spent and left; else a line [N/M] '
+                   'FILE as each file of a run of more than 3 is done)')
     p.add_argument('--force', action='store_true',
                    help='--in-place even in a git tree with uncommitted changes')
     p.add_argument('-I', '--include-dir', action='append', default=[], metavar='DIR',
@@ -92,7 +97,9 @@ def add_parser(sub):
                    help='stop the run, writing nothing, at any line spatch cannot parse; '
                    'by default a file is converted when none of those lines holds '
                    'deferred-work code or a handler (a note names them), and only a '
-                   'file whose deferred-work code spatch cannot parse is refused')
+                   'file whose deferred-work code spatch cannot parse is refused (a '
+                   'file with no deferred-work code, nor a tie to any, is copied '
+                   'as it is, never parsed)')
     p.add_argument('--allow-parse-errors', action='store_true', help=argparse.SUPPRESS)
     p.add_argument('paths', nargs='+', metavar='PATH')
     p.set_defaults(func=run)
@@ -141,6 +148,51 @@ class Source:
         self.views = []           # --mode context/org: each stage's output
         self.attrs = []           # the attributes hidden from spatch (spatch_mask)
         self.tq_macro = None      # (file, line, what): tq_struct is a macro here
+        self.inert = False        # nothing of deferred work here: read, never converted
+        self.size = len(self.data)
+
+    def release(self):
+        """An inert file: its text is not kept (a tree's files are not all
+        held at once); it is read again for the output."""
+        self.inert = True
+        self.data = self.text = None
+
+    def text_now(self):
+        """Its text, read again if released (not kept)."""
+        if self.text is not None:
+            return self.text
+        data = self.read_again()
+        try:
+            return data.decode('utf-8')
+        except UnicodeDecodeError:
+            return data.decode('latin-1')
+
+    def reload(self):
+        """A released file taken into the run after all."""
+        self.__init__(self.path, self.rel)
+
+    def attr_names(self):
+        """spatch_mask.attr_macros() of its text, worked out once."""
+        if not hasattr(self, '_attr_names'):
+            self._attr_names = spatch_mask.attr_macros(self.text)
+        return self._attr_names
+
+    def hidden(self, names):
+        """spatch_mask.hide() of its text with NAMES, worked out once for
+        each set of names (a header included by many files)."""
+        key = frozenset(names)
+        cache = self.__dict__.setdefault('_hidden', {})
+        if key not in cache:
+            cache[key] = spatch_mask.hide(self.text, names)[0]
+        return cache[key]
+
+    def read_again(self):
+        """The bytes of a released file, as they were read."""
+        with open(self.path, 'rb') as f:
+            data = f.read()
+        if hashlib.sha256(data).hexdigest() != self.digest:
+            raise WqportError(f'{self.path}: changed while it was being converted')
+        return data
 
 
 def collect(args_paths):
@@ -170,6 +222,77 @@ def collect(args_paths):
     if not unique:
         raise WqportError('no .c or .h file in ' + ' '.join(args_paths))
     return unique
+
+
+# What ties a file with no deferred-work word to one that has: a routine
+# or handler it gives (convert_check.handler_names), a type it names for
+# an item, a macro whose body holds deferred-work code.  (Not the items'
+# names, `work` or `tq` in every other file: a file that reaches an item
+# includes what declares it, or declares it itself.)
+TYPEDEF = re.compile(r'\btypedef\s+struct\s+(?:tq_struct|work_struct|delayed_work)\s+(\w+)')
+DEFINE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)', re.M)
+WORD = re.compile(r'[A-Za-z_]\w*')
+
+
+def ties(text):
+    """The names by which other files reach TEXT's deferred-work code."""
+    names = check.handler_names(text) | set(TYPEDEF.findall(text))
+    names |= {m.group(1) for m in DEFINE.finditer(text) if DEFERRED_WORK.search(m.group(2))}
+    return names
+
+
+def direct_includes(src, by_path, include_dirs, text=None):
+    """The sources of the run that SRC (or TEXT, its text) includes itself."""
+    text = src.text if text is None else text
+    out = []
+    for rx, quoted in ((LOCAL_INCLUDE, True), (SYS_INCLUDE, False)):
+        for m in rx.finditer(text):
+            name = m.group(1)
+            if not (name.startswith('/') or '..' in name.split('/')):
+                other = _resolve(name, os.path.dirname(src.path), include_dirs, by_path, quoted)
+                if other is not None:
+                    out.append(other)
+    return out
+
+
+def sort_out(sources, by_path, include_dirs):
+    """Which SOURCES the stages must see: those with a deferred-work word
+    (DEFERRED_WORK), the run's headers they include, and, until none is
+    left, every file that includes one of those or names what one of them
+    ties (ties(): a handler registered elsewhere, a macro of deferred
+    work...).  The others are inert (Source.release()): read once and a
+    regular expression, then copied as they are; no spatch, no text held.
+    A file with a word of the run's ties is read again per round, rarely
+    more than two."""
+    live, names, todo = set(), set(), []
+
+    def wake(s):
+        if id(s) not in live:
+            live.add(id(s))
+            todo.append(s)
+            if s.text is None:
+                s.reload()
+
+    for s in sources:
+        if DEFERRED_WORK.search(s.text):
+            wake(s)
+        else:
+            s.release()
+    while todo:
+        woken, todo[:] = list(todo), []
+        for s in woken:
+            names |= ties(s.text)
+            for other, _, _, _ in run_includes(s, by_path, include_dirs):
+                wake(other)
+        for s in sources:
+            if id(s) in live:
+                continue
+            with open(s.path, 'rb') as f:
+                text = f.read().decode('latin-1')
+            if not names.isdisjoint(WORD.findall(text)) or \
+                    any(id(o) in live for o in direct_includes(s, by_path, include_dirs, text)):
+                wake(s)
+    return [s for s in sources if id(s) in live]
 
 
 def spatch():
@@ -210,34 +333,53 @@ def unparsed_regions(path):
 _stages = {}
 
 
-class SpatchFailed(Exception):
-    """spatch failed on a file (an internal error, a crash): that file
-    only is left as it was read (guarded())."""
+def _failure(stage, said):
+    """What a W208 item says of spatch's failure on a file: SAID, the
+    (message, spatch's stderr) pairs of Stage.run's Result.said."""
+    patches = [m.group(1) for msg, _ in said
+               for m in [re.search(r'spatch failed with (.*)$', msg)] if m]
+    lines = [ln.strip() for _, err in said for ln in err.splitlines() if ln.strip()]
+    if not lines:
+        lines = [msg.split(': ', 1)[-1] for msg, _ in said if not patches]
+    where = 'stage %s (%s)' % (stage[-1], patches[-1] if patches else 'its patches')
+    if any('Common.Timeout' in ln or ln.startswith('timeout (we abort)') for ln in lines):
+        return (f'spatch gave up on this file in {where}: it ran out of its time limit '
+                '(--timeout 120, SPFLAGS can raise it)')
+    return 'spatch failed on this file in %s: %s' % (where, lines[-1] if lines else 'no message')
 
 
-def apply_stage(stage, mode, src, only=None):
-    """One stage (or its patch ONLY) on SRC's work copy, in MODE (patch:
-    the copy rewritten; report: its Findings; context, org: spatch's
-    output), with SRC's run facts in the environment.  SpatchFailed when
-    spatch fails on it."""
+def apply_stage(stage, mode, srcs, only=None, extra=None):
+    """One stage (or its patch ONLY) on the work copies of SRCS in MODE
+    (patch: each copy rewritten; report: Findings; context, org: spatch's
+    output), each with its own run facts (src.env, and EXTRA(src)), the
+    files in shared spatch runs (semantic-patches/wqport_fileenv.py).
+    Returns (Result, {id(src): why} for each file spatch failed on: those
+    copies are left as they were)."""
     if stage not in _stages:
         _stages[stage] = wqport_stage.Stage(os.path.join(paths.TOP, 'semantic-patches', stage))
-    res = _stages[stage].run([src.work], mode, only, src.env)
-    if res.failed:
-        patches = [m.group(1) for e in res.errors
-                   for m in [re.search(r'spatch failed with (.*)$', e)] if m]
-        said = [ln.strip() for e in res.errors if not e.startswith('apply-stage:')
-                for ln in e.splitlines() if ln.strip()]
-        where = 'stage %s (%s)' % (stage[-1], patches[-1] if patches else 'its patches')
-        if any('Common.Timeout' in ln or ln.startswith('timeout (we abort)') for ln in said):
-            raise SpatchFailed(f'spatch gave up on this file in {where}: it ran out of '
-                               'its time limit (--timeout 120, SPFLAGS can raise it)')
-        raise SpatchFailed('spatch failed on this file in %s: %s' % (
-            where, said[-1] if said else 'no message'))
-    if src.work in res.changed:
-        with open(src.work, 'wb') as f:
-            f.write(res.changed[src.work])
-    return res
+    envs = {s.work: dict(s.env, **(extra(s) if extra else {})) for s in srcs}
+    res = _stages[stage].run([s.work for s in srcs], mode, only, envs=envs)
+    failed = {id(s): _failure(stage, res.said.get(s.work, [])) for s in srcs
+              if s.work in res.failed}
+    for s in srcs:
+        if s.work in res.changed and id(s) not in failed:
+            with open(s.work, 'wb') as f:
+                f.write(res.changed[s.work])
+    return res, failed
+
+
+def refuse_failed(srcs, failed):
+    """The sources of SRCS spatch failed on (FAILED, from apply_stage) are
+    left as they were read (refused, with src.failed: an item, not an
+    error), and the run goes on with the others, which are returned."""
+    live = []
+    for s in srcs:
+        if id(s) in failed:
+            s.failed = failed[id(s)]
+            s.refused = (1, s.failed)
+        else:
+            live.append(s)
+    return live
 
 
 def _candidates(name, base_dir, include_dirs, quoted):
@@ -247,11 +389,24 @@ def _candidates(name, base_dir, include_dirs, quoted):
     return cands + [os.path.join(d, name) for d in include_dirs]
 
 
+_found = {}         # (name, base_dir, include dirs, quoted) -> the files it may be
+
+
+def _existing(name, base_dir, include_dirs, quoted):
+    """The real paths of the files #include NAME may be, in the compiler's
+    order (looked up once a run)."""
+    key = (name, base_dir, tuple(include_dirs), quoted)
+    if key not in _found:
+        _found[key] = [os.path.realpath(c) for c in
+                       _candidates(name, base_dir, include_dirs, quoted) if os.path.isfile(c)]
+    return _found[key]
+
+
 def _resolve(name, base_dir, include_dirs, by_path, quoted):
     """The Source #include NAME names: beside base_dir (quoted), or under
     one of include_dirs; None when it is not in the run."""
-    for c in _candidates(name, base_dir, include_dirs, quoted):
-        s = by_path.get(os.path.realpath(c))
+    for c in _existing(name, base_dir, include_dirs, quoted):
+        s = by_path.get(c)
         if s is not None:
             return s
     return None
@@ -260,10 +415,8 @@ def _resolve(name, base_dir, include_dirs, by_path, quoted):
 def _on_disk(name, base_dir, include_dirs, quoted):
     """The path of the header outside the run that #include NAME names, or
     None."""
-    for c in _candidates(name, base_dir, include_dirs, quoted):
-        if os.path.isfile(c):
-            return os.path.realpath(c)
-    return None
+    found = _existing(name, base_dir, include_dirs, quoted)
+    return found[0] if found else None
 
 
 _disk_texts = {}
@@ -313,7 +466,7 @@ def run_includes(src, by_path, include_dirs):
                 seen.add(id(other))
                 line = src.text.count('\n', 0, m.start()) + 1 if cur is src else 0
                 out.append((other, name, quoted, line))
-                todo.append((other, other.path, other.text))
+                todo.append((other, other.path, other.text_now()))
     return out
 
 
@@ -333,7 +486,7 @@ def prepare(src, scratch, by_path, include_dirs):
     # (what spatch cannot parse, hidden line for line; back in unmask())
     names = set()
     for other, _, _, _ in src.includes:
-        names |= spatch_mask.attr_macros(other.text)
+        names |= other.attr_names()
     masked, src.attrs = spatch_mask.hide(src.text, names)
     with open(src.work, 'wb') as f:
         f.write(lf(masked.encode(src.encoding) if src.attrs else src.data, src))
@@ -347,7 +500,7 @@ def prepare(src, scratch, by_path, include_dirs):
             continue
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         with open(dest, 'wb') as f:
-            f.write(lf(spatch_mask.hide(other.text, names)[0].encode(other.encoding), other))
+            f.write(lf(other.hidden(names).encode(other.encoding), other))
     if src.inc_dir:
         src.env['WQPORT_INCLUDE_DIR'] = src.inc_dir
     if include_dirs:
@@ -589,41 +742,51 @@ def plan_stage1(sources):
         dirty = [s for s in sources if id(s) in changed]
 
 
-def stage_pass(src, stage, stages, mode='patch', only=None):
-    """One stage (or ONLY, one of its .cocci) on SRC's work copy: its report
-    (items, lines of the original), then its rewrite; with MODE context or
-    org, first that mode's output too (src.views)."""
-    with open(src.work, errors='replace') as f:
-        before = f.read().splitlines()
+def stage_pass(srcs, stage, stages, mode='patch', only=None):
+    """One stage (or ONLY, one of its .cocci) on the work copies of SRCS:
+    their report (items, lines of the original), then their rewrite; with
+    MODE context or org, first that mode's output too (src.views)."""
+    srcs = [s for s in srcs if not s.refused]
+    before = {}
+    for s in srcs:
+        with open(s.work, errors='replace') as f:
+            before[id(s)] = f.read().splitlines()
     if mode != 'patch' and only is None:
         # (a pass of one .cocci again, on the stage's output: no view)
-        src.views.append(apply_stage(stage, mode, src, only).output.replace(src.work,
-                                                                              src.path))
-    for f in apply_stage(stage, 'report', src, only).findings:
-        src.items.append(reasons.Item(src.back(f.line), stage, f.id, f.reason))
-    apply_stage(stage, 'patch', src, only)
-    with open(src.work, errors='replace') as f:
-        after = f.read().splitlines()
-    to_before = line_map(after, before)
-    src.back = (lambda p, t: lambda n: p(t(n)))(src.back, to_before)
+        failed = {}
+        for s in srcs:
+            res, bad = apply_stage(stage, mode, [s], only)
+            s.views.append(res.output.replace(s.work, s.path))
+            failed.update(bad)
+        srcs = refuse_failed(srcs, failed)
+    res, failed = apply_stage(stage, 'report', srcs, only)
+    srcs = refuse_failed(srcs, failed)
+    for s in srcs:
+        for f in res.of.get(s.work, []):
+            s.items.append(reasons.Item(s.back(f.line), stage, f.id, f.reason))
+    srcs = refuse_failed(srcs, apply_stage(stage, 'patch', srcs, only)[1])
+    for s in srcs:
+        with open(s.work, errors='replace') as f:
+            after = f.read().splitlines()
+        to_before = line_map(after, before[id(s)])
+        s.back = (lambda p, t: lambda n: p(t(n)))(s.back, to_before)
 
 
-def facts_pass(src):
-    """Stage 2's facts on SRC's stage-1 output: which items its delayed
-    calls use, which it hands on otherwise, its wrappers of delayed calls
-    (01-delayed-work.cocci writes them to $WQPORT_FACTS in report mode)."""
-    out = src.work + '.facts.json'
-    env = dict(src.env, WQPORT_FACTS=out)
-    old, src.env = src.env, env
-    try:
-        apply_stage('stage2', 'report', src, only='01-delayed-work.cocci')
-    finally:
-        src.env = old
-    try:
-        with open(out) as f:
-            src.facts = json.load(f)
-    except (OSError, ValueError):
-        src.facts = {}
+def facts_pass(srcs):
+    """Stage 2's facts on the stage-1 outputs of SRCS: which items their
+    delayed calls use, which they hand on otherwise, their wrappers of
+    delayed calls (01-delayed-work.cocci writes them to $WQPORT_FACTS in
+    report mode)."""
+    srcs = [s for s in srcs if not s.refused]
+    out = {id(s): s.work + '.facts.json' for s in srcs}
+    srcs = refuse_failed(srcs, apply_stage('stage2', 'report', srcs, '01-delayed-work.cocci',
+                                           lambda s: {'WQPORT_FACTS': out[id(s)]})[1])
+    for s in srcs:
+        try:
+            with open(out[id(s)]) as f:
+                s.facts = json.load(f)
+        except (OSError, ValueError):
+            s.facts = {}
 
 
 # A use of the system workqueue, in either old API (stage 1 makes the 2.4
@@ -1070,31 +1233,79 @@ def unified_diff(src):
     return out.encode(src.encoding, errors='replace')
 
 
-def guarded(fn):
-    """FN(src) for a source not refused; a file spatch fails on is then
-    left as it was read (refused, with src.failed: an item, not an error),
-    and the run goes on with the others."""
-    def run_one(src):
-        if src.refused:
-            return
-        try:
-            fn(src)
-        except SpatchFailed as e:
-            src.failed = str(e)
-            src.refused = (1, src.failed)
-    return run_one
+# Files one spatch process takes at most: its fixed cost (about 0.3 s,
+# and the patches' Python) paid once for them, while a tree still gives
+# every core its share and its progress.  WQPORT_CONVERT_BATCH=1: a process
+# a file, as before (the outputs are the same: tests/convert/run).
+BATCH = max(1, int(os.environ.get('WQPORT_CONVERT_BATCH') or 16))
 
 
-def _parallel(jobs, fn, items, progress=None):
+def batches(items, jobs):
+    """ITEMS (sources) in at least JOBS batches (as many as there are
+    items) of at most BATCH, their sizes balanced (the largest file first
+    into the lightest batch), each in the order of ITEMS."""
+    if not items:
+        return []
+    n = min(len(items), max(jobs, -(-len(items) // BATCH)))
+    load, bins = [0] * n, [[] for _ in range(n)]
+    for k in sorted(range(len(items)), key=lambda k: -len(items[k].data)):
+        b = min((b for b in range(n) if len(bins[b]) < BATCH), key=lambda b: load[b],
+                default=load.index(min(load)))
+        bins[b].append(k)
+        load[b] += len(items[k].data)
+    return [[items[k] for k in sorted(b)] for b in bins if b]
+
+
+class Progress:
+    """The run's progress on stderr, as files are done (their last stage):
+    on a terminal one line rewritten (files done of the total, items so
+    far, time spent and left); else a line [N/M] FILE each."""
+
+    def __init__(self, total, tty):
+        self.total, self.tty, self.done, self.items = total, tty, 0, 0
+        self.start = time.monotonic()
+
+    def __call__(self, srcs):
+        for s in srcs:
+            self.done += 1
+            self.items += len(s.items)
+            if not self.tty:
+                print(f'[{self.done}/{self.total}] {s.path}', file=sys.stderr)
+        if self.tty and srcs:
+            spent = time.monotonic() - self.start
+            left = spent / self.done * (self.total - self.done)
+            sys.stderr.write('\r\033[K[%d/%d files] %d items, %s spent, about %s left'
+                             % (self.done, self.total, self.items, _clock(spent), _clock(left)))
+            sys.stderr.flush()
+
+    def close(self):
+        if self.tty and self.done:
+            sys.stderr.write('\r\033[K')
+            sys.stderr.flush()
+
+
+def _clock(secs):
+    secs = int(secs)
+    return '%d:%02d:%02d' % (secs // 3600, secs // 60 % 60, secs % 60) if secs >= 3600 \
+        else '%d:%02d' % (secs // 60, secs % 60)
+
+
+def _parallel(jobs, fn, items):
     """fn(item) for each item, jobs at once; the first WqportError stops all."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(fn, x): x for x in items}
-        done = 0
+        for fut in concurrent.futures.as_completed([pool.submit(fn, x) for x in items]):
+            fut.result()
+
+
+def in_batches(jobs, fn, sources, progress=None):
+    """fn(batch) for the batches() of SOURCES, jobs at once; PROGRESS
+    (a Progress) told of each batch done."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(fn, b): b for b in batches(sources, jobs)}
         for fut in concurrent.futures.as_completed(futures):
-            done += 1
             fut.result()
             if progress:
-                print(f'[{done}/{len(items)}] {futures[fut].path}', file=sys.stderr)
+                progress(futures[fut])
 
 
 def run(args):
@@ -1130,19 +1341,26 @@ def run(args):
     stages = STAGES[args.to]
     groups = []
 
-    progress = len(sources) > 3
+    everything = sources
     with tempfile.TemporaryDirectory(prefix='wqport-convert-') as scratch:
         by_path = {os.path.realpath(s.path): s for s in sources}
+        # (the others are copied as they are)
+        sources = sort_out(sources, by_path, args.include_dir)
+        progress = None
+        if not args.quiet and (len(sources) > 3 or sys.stderr.isatty()):
+            progress = Progress(len(sources), sys.stderr.isatty())
         for s in sources:
             prepare(s, scratch, by_path, args.include_dir)
+        # spatch's parse of every file, a batch a process (parse_check reads it)
+        in_batches(args.jobs, lambda b: wqport_tq.preparse([s.work for s in b]), sources)
         _parallel(args.jobs, lambda s: parse_check(s, args.strict), sources)
         for s in sources:
             find_tq_macro(s)
         plan_stage1(sources)
         live = [s for s in sources if not s.refused]
         # progress: one line per file, when its last stage is done
-        _parallel(args.jobs, guarded(lambda s: stage_pass(s, 'stage1', stages, args.mode)),
-                  [s for s in live if not s.tq_macro], progress and stages == ['stage1'])
+        in_batches(args.jobs, lambda b: stage_pass(b, 'stage1', stages, args.mode),
+                   [s for s in live if not s.tq_macro], progress if stages == ['stage1'] else None)
         forwards = {}
         if 'stage2' in stages and args.mode == 'patch':
             # a driver's INIT_WORK_COMPAT(w, f, d): converted at its uses
@@ -1153,7 +1371,7 @@ def run(args):
             # a driver's macro that hands its argument to a delayed call is
             # a wrapper (convert_macros): its uses are counted from the start
             macros = share_macros(sources)
-            _parallel(args.jobs, guarded(facts_pass), live)
+            in_batches(args.jobs, facts_pass, live)
             # a wrapper of delayed calls defined in one file: count its
             # calls in the others of its group (they only see a prototype)
             again = []
@@ -1165,7 +1383,7 @@ def run(args):
                     for s in group:
                         s.env['WQPORT_WRAPPER_CANDIDATES'] = ' '.join(sorted(cands))
                     again += [s for s in group if not s.refused]
-            _parallel(args.jobs, guarded(facts_pass), again)
+            in_batches(args.jobs, facts_pass, again)
             share_facts(sources, macros)
             share_schedulers(sources)
             # the .c files first: the fields their back-pointers need go into
@@ -1179,22 +1397,23 @@ def run(args):
             # decided where it is defined, after the files that register it
             for batch in convert_handlers.plan(groups):
                 convert_handlers.give_uses(batch, groups)
-                _parallel(args.jobs, guarded(lambda s: stage_pass(s, 'stage2', stages,
-                                                                  args.mode)),
-                          batch, progress)
-            _parallel(args.jobs, guarded(lambda s: stage_pass(s, 'stage2', stages, args.mode,
-                                                              '02-work-handler.cocci')),
-                      convert_handlers.decisions(first))
+                in_batches(args.jobs, lambda b: stage_pass(b, 'stage2', stages, args.mode),
+                           batch, progress)
+            in_batches(args.jobs, lambda b: stage_pass(b, 'stage2', stages, args.mode,
+                                                       '02-work-handler.cocci'),
+                       convert_handlers.decisions(first))
             asked = backptr_requests(live)
             # prototypes of handlers converted in another .c: the headers'
             # pass changes theirs, a .c that declares one gets 08 alone
             again = convert_handlers.share(groups)
-            _parallel(args.jobs, guarded(lambda s: stage_pass(s, 'stage2', stages, args.mode,
-                                                              '08-handler-prototypes.cocci')),
-                      again)
-            _parallel(args.jobs, guarded(lambda s: stage_pass(s, 'stage2', stages, args.mode)),
-                      [s for s in live if s not in first], progress)
+            in_batches(args.jobs, lambda b: stage_pass(b, 'stage2', stages, args.mode,
+                                                       '08-handler-prototypes.cocci'),
+                       again)
+            in_batches(args.jobs, lambda b: stage_pass(b, 'stage2', stages, args.mode),
+                       [s for s in live if s not in first], progress)
             backptr_check(asked)
+        if progress:
+            progress.close()
         if forwards:
             done = convert_forward.converted([read_work(s) for s in live])
             for s in live:
@@ -1217,20 +1436,27 @@ def run(args):
         verify_types(sources, args.to, outputs)
         verify_set_up(sources, outputs)
         if groups:
-            convert_handlers.check(groups, {os.path.realpath(s.path) for s in sources})
+            convert_handlers.check(groups, set(by_path))
             convert_handlers.name_wrapped(groups)
         for s in sources:
             s.items.sort()
 
+    sources = everything
     for s in sources:
         with open(s.path, 'rb') as f:
             if hashlib.sha256(f.read()).hexdigest() != s.digest:
                 raise WqportError(f'{s.path}: changed while it was being converted; '
                                   'nothing written')
 
-    converted = [s for s in sources if s.output != s.data]
+    converted = [s for s in sources if not s.inert and s.output != s.data]
     for s in sources:
-        if args.mode != 'patch':
+        if s.inert:
+            # (no deferred-work code: as it was read)
+            if args.out and args.mode == 'patch':
+                dest = os.path.join(args.out, s.rel)
+                os.makedirs(os.path.dirname(dest) or '.', exist_ok=True)
+                atomic_write(dest, s.read_again(), os.stat(s.path).st_mode & 0o7777)
+        elif args.mode != 'patch':
             sys.stdout.write(''.join(s.views))
         elif args.in_place:
             if s.output != s.data:
@@ -1249,6 +1475,8 @@ def run(args):
         print(note, file=sys.stderr)
     items, ignored = [], 0
     for s in sources:
+        if s.inert:
+            continue
         if (args.out or args.in_place) and args.mode == 'patch':
             to_out = line_map(s.text.splitlines(),
                               s.output.decode(s.encoding, 'replace').splitlines())

@@ -88,7 +88,7 @@ WD.configure(os.environ)
 // a new file: forget the previous one (one process may see many files)
 @script:python@
 @@
-WD.new_file()
+WD.new_file(os.environ)
 
 @script:python depends on report@
 @@

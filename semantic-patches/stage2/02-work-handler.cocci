@@ -104,7 +104,7 @@ WH.configure(os.environ)
 // a new file: forget the previous one (one process may see many files)
 @script:python@
 @@
-WH.new_file()
+WH.new_file(os.environ)
 
 @script:python depends on report@
 @@

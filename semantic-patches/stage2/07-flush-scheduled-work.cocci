@@ -75,7 +75,7 @@ WF.configure(os.environ)
 // a new file: forget the previous one (one process may see many files)
 @script:python@
 @@
-WF.new_file()
+WF.new_file(os.environ)
 
 @gv@
 type T;

@@ -27,11 +27,20 @@ virtual report
 @@
 import os
 
-NAMES = set(os.environ.get('WQPORT_HANDLERS', '').split())
-RENAMED = set(os.environ.get('WQPORT_HANDLERS_RENAMED', '').split())
+NAMES = set()
+RENAMED = set()
 
 def converted(f):
     return f in NAMES
+
+// this file's names (one spatch process may see many files, each with its
+// own names in the environment: see the fileenv module beside apply-stage)
+@script:python@
+@@
+NAMES.clear()
+NAMES.update(os.environ.get('WQPORT_HANDLERS', '').split())
+RENAMED.clear()
+RENAMED.update(os.environ.get('WQPORT_HANDLERS_RENAMED', '').split())
 
 @proto depends on patch@
 identifier f : script:python() { converted(f) };

@@ -80,6 +80,7 @@ MACRO_PARAMS = set()
 MACROS = set()          # the driver's macros that are wrappers of delayed calls
 IN_RUN = False
 FACTS = None
+TAKEN = [None]      # $WQPORT_FILE when the facts were taken (wqport_fileenv)
 SEARCH_DIRS = []    # the run's -I directories (declaring_header())
 
 
@@ -118,14 +119,22 @@ def configure(env, output=None):
     IN_RUN = 'WQPORT_DECLARED' in env
     FACTS = env.get('WQPORT_FACTS')
     SEARCH_DIRS = env.get('WQPORT_SEARCH_DIRS', '').split(os.pathsep)
+    TAKEN[0] = env.get('WQPORT_FILE')
 
 
 set_mode = REPORTER.set_mode     # report and org: say() prints through coccilib
 
 
-def new_file():
-    """A new file: forget which one the rules saw last."""
+def new_file(env=None):
+    """A new file: forget which one the rules saw last.  ENV (os.environ
+    in spatch) for another file than the facts were taken for (its
+    $WQPORT_FILE: semantic-patches/wqport_fileenv.py): the last file's facts
+    are written, as at the end of a process, and ENV's taken."""
     CURFILE[0] = None
+    if env is not None and env.get('WQPORT_FILE') != TAKEN[0]:
+        if TAKEN[0] is not None:
+            write_facts()
+        configure(env)
 
 
 norm = CTEXT.norm

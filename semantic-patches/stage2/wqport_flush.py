@@ -37,6 +37,7 @@ HANDLER_OF = {}     # file -> [(item as registered, its handler)]
 TEXT = {}           # file -> its text, comments blanked (read once)
 PRIVATE = {}        # file -> private()'s answer
 CURFILE = [None]    # the file of the flush_scheduled_work() seen last
+TAKEN = [None]      # $WQPORT_FILE when the facts were taken (wqport_fileenv)
 # Set by wqport convert: the other files of the module that use the system
 # workqueue (a private one given to this file would not hold their items).
 OTHERS = []
@@ -54,6 +55,7 @@ def configure(env):
         t.clear()
     CURFILE[0] = None
     OTHERS = env.get('WQPORT_OTHER_SCHEDULERS', '').split()
+    TAKEN[0] = env.get('WQPORT_FILE')
 
 
 def _tq():
@@ -63,10 +65,14 @@ def _tq():
     return wqport_tq
 
 
-def new_file():
-    """A new file: forget the last one's private workqueue."""
+def new_file(env=None):
+    """A new file: forget the last one's private workqueue.  ENV
+    (os.environ in spatch) for another file than the facts were taken
+    for (its $WQPORT_FILE: semantic-patches/wqport_fileenv.py): ENV's."""
     CURFILE[0] = None
     PRIVATE.clear()
+    if env is not None and env.get('WQPORT_FILE') != TAKEN[0]:
+        configure(env)
 
 
 norm = CTEXT.norm

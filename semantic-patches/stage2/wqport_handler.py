@@ -48,6 +48,7 @@ PROTOS = {}       # file -> {handler: [line of each prototype]}
 STMT = {}         # file -> set of (line, col) of INIT/PREPARE uses that are statements
 TEXT = {}         # file -> its text, comments blanked (file_text())
 CURFILE = [None]  # the file whose rules run now
+TAKEN = [None]    # $WQPORT_FILE when the facts were taken (wqport_fileenv)
 PATCH = []        # [True] in patch mode
 REPORTER = wqport_say.Reporter()
 say = REPORTER.say
@@ -125,6 +126,7 @@ def configure(env, output=None):
     FOREIGN_ONLY = bool(env.get('WQPORT_FOREIGN_ONLY'))
     FOREIGN_BLOCKED = set(env.get('WQPORT_FOREIGN_BLOCKED', '').split())
     FOREIGN_CYCLE = set(env.get('WQPORT_FOREIGN_CYCLE', '').split())
+    TAKEN[0] = env.get('WQPORT_FILE')
 
 
 def set_mode(mode):
@@ -135,9 +137,16 @@ def set_mode(mode):
     REPORTER.set_mode(mode)
 
 
-def new_file():
-    """A new file: forget which one the rules saw last."""
+def new_file(env=None):
+    """A new file: forget which one the rules saw last.  ENV (os.environ
+    in spatch) for another file than the facts were taken for (its
+    $WQPORT_FILE: semantic-patches/wqport_fileenv.py): the last file is
+    finished, as at the end of a process, and ENV's facts taken."""
     CURFILE[0] = None
+    if env is not None and env.get('WQPORT_FILE') != TAKEN[0]:
+        if TAKEN[0] is not None:
+            finish()
+        configure(env)
 
 
 def foreign_uses(f, df):
