@@ -22,7 +22,7 @@
 #                     (CYCLES=N, KERNEL=...)
 #   make lint         W=1 and sparse (C=2) builds, zero warnings, every kernel
 #   make bench        shim overhead (on both stock kernels), conversion speed,
-#                     test cycle time
+#                     test cycle time (TREE=DIR[:INCLUDE]: a whole tree too)
 #   make debug-kernel build the debug kernel into ~/.cache/wqport (VARIANT=kcsan:
 #                     the KCSAN one)
 #   make install      PREFIX=/usr/local: wqport, semantic patches, headers, man
@@ -102,7 +102,7 @@ port:
 
 bench:
 	$(DEPS)
-	scripts/bench
+	scripts/bench $(foreach t,$(TREE),--tree $(t))
 
 install:
 	$(DEPS)

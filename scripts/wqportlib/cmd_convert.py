@@ -234,11 +234,33 @@ DEFINE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)', r
 WORD = re.compile(r'[A-Za-z_]\w*')
 
 
+# not a handler's name: what handler_names() reads where a routine is a
+# constant, a macro of the subsystem's or a parameter
+NOT_A_TIE = {'NULL', 'DRM', 'handler', 'func', 'fn', 'routine', 'data', 'cb', 'empty'}
+
+
 def ties(text):
-    """The names by which other files reach TEXT's deferred-work code."""
-    names = check.handler_names(text) | set(TYPEDEF.findall(text))
-    names |= {m.group(1) for m in DEFINE.finditer(text) if DEFERRED_WORK.search(m.group(2))}
-    return names
+    """(functions, words) by which other files reach TEXT's deferred-work
+    code: the handlers it registers (another file may define or declare
+    them), the names of its types and macros of deferred work (another
+    file may use them)."""
+    funcs = {n for n in check.handler_names(text)
+             if len(n) > 3 and not n[0].isdigit() and n not in NOT_A_TIE}
+    words = set(TYPEDEF.findall(text))
+    words |= {m.group(1) for m in DEFINE.finditer(text) if DEFERRED_WORK.search(m.group(2))}
+    return funcs, words
+
+
+def tie_pattern(funcs, words):
+    """What finds a tie in another file: a function of FUNCS defined or
+    declared (a type before its name, not a call), a word of WORDS."""
+    alts = []
+    if funcs:
+        alts.append(r'\b(?!(?:return|else|do|case|goto|sizeof)\b)[A-Za-z_]\w*[\s*]+(?:%s)\s*\('
+                    % '|'.join(sorted(map(re.escape, funcs))))
+    if words:
+        alts.append(r'\b(?:%s)\b' % '|'.join(sorted(map(re.escape, words))))
+    return re.compile('|'.join(alts))
 
 
 def direct_includes(src, by_path, include_dirs, text=None):
@@ -257,14 +279,16 @@ def direct_includes(src, by_path, include_dirs, text=None):
 
 def sort_out(sources, by_path, include_dirs):
     """Which SOURCES the stages must see: those with a deferred-work word
-    (DEFERRED_WORK), the run's headers they include, and, until none is
-    left, every file that includes one of those or names what one of them
-    ties (ties(): a handler registered elsewhere, a macro of deferred
-    work...).  The others are inert (Source.release()): read once and a
-    regular expression, then copied as they are; no spatch, no text held.
-    A file with a word of the run's ties is read again per round, rarely
-    more than two."""
-    live, names, todo = set(), set(), []
+    (DEFERRED_WORK) or a tie to one (ties(): a handler registered in one of
+    them, a macro of deferred work...); the files that include one of
+    those, and the run's headers any of them include (a header taken in
+    only because a file of the run includes it brings no includers of its
+    own: scsi.h is no part of every SCSI driver's deferred work).  The
+    others are inert (Source.release()): read, a regular expression and
+    their #include lines, read once more for the ties, then copied as they
+    are; no spatch, no text held."""
+    live, todo, own = set(), [], set()
+    includers = {}                  # id(header) -> the inert files including it
 
     def wake(s):
         if id(s) not in live:
@@ -273,25 +297,31 @@ def sort_out(sources, by_path, include_dirs):
             if s.text is None:
                 s.reload()
 
+    funcs, words = set(), set()
     for s in sources:
         if DEFERRED_WORK.search(s.text):
+            own.add(id(s))
+            f, w = ties(s.text)
+            funcs |= f
+            # (a .c's macros and typedefs are its own: a 2.2 compat
+            # netif_wake_queue() that marks a bottom half ties no other)
+            words |= w if s.path.endswith('.h') else set()
+            continue
+        for other in direct_includes(s, by_path, include_dirs):
+            includers.setdefault(id(other), []).append(s)
+        s.release()
+    rx = tie_pattern(funcs, words) if funcs or words else None
+    for s in sources:
+        if id(s) in own or rx and rx.search(s.text_now()):
+            own.add(id(s))
             wake(s)
-        else:
-            s.release()
     while todo:
-        woken, todo[:] = list(todo), []
-        for s in woken:
-            names |= ties(s.text)
-            for other, _, _, _ in run_includes(s, by_path, include_dirs):
-                wake(other)
-        for s in sources:
-            if id(s) in live:
-                continue
-            with open(s.path, 'rb') as f:
-                text = f.read().decode('latin-1')
-            if not names.isdisjoint(WORD.findall(text)) or \
-                    any(id(o) in live for o in direct_includes(s, by_path, include_dirs, text)):
-                wake(s)
+        s = todo.pop()
+        for other in includers.get(id(s), ()) if id(s) in own else ():
+            own.add(id(other))
+            wake(other)
+        for other, _, _, _ in run_includes(s, by_path, include_dirs):
+            wake(other)
     return [s for s in sources if id(s) in live]
 
 
@@ -1257,29 +1287,44 @@ def batches(items, jobs):
 
 
 class Progress:
-    """The run's progress on stderr, as files are done (their last stage):
-    on a terminal one line rewritten (files done of the total, items so
-    far, time spent and left); else a line [N/M] FILE each."""
+    """The run's progress on stderr.  On a terminal one line, rewritten:
+    the pass running (parse, stage 1, stage 2's facts, stage 2), its files
+    done of those it has, the items so far, time spent and, in the last
+    pass, time left.  Else a line [N/M] FILE as each file's last pass is
+    done."""
 
     def __init__(self, total, tty):
         self.total, self.tty, self.done, self.items = total, tty, 0, 0
         self.start = time.monotonic()
+        self.name, self.of, self.count = '', 0, 0
+
+    def phase(self, name, of):
+        """A pass NAME begins on OF files ('' for the last: files done)."""
+        self.name, self.of, self.count = name, of, 0
 
     def __call__(self, srcs):
+        last = not self.name
         for s in srcs:
-            self.done += 1
-            self.items += len(s.items)
-            if not self.tty:
-                print(f'[{self.done}/{self.total}] {s.path}', file=sys.stderr)
+            self.count += 1
+            if last:
+                self.done += 1
+                self.items += len(s.items)
+                if not self.tty:
+                    print(f'[{self.done}/{self.total}] {s.path}', file=sys.stderr)
         if self.tty and srcs:
             spent = time.monotonic() - self.start
-            left = spent / self.done * (self.total - self.done)
-            sys.stderr.write('\r\033[K[%d/%d files] %d items, %s spent, about %s left'
-                             % (self.done, self.total, self.items, _clock(spent), _clock(left)))
+            if last:
+                left = spent / self.done * (self.total - self.done)
+                line = '[%d/%d files] %d items, %s spent, about %s left' % (
+                    self.done, self.total, self.items, _clock(spent), _clock(left))
+            else:
+                line = '%s: %d/%d files, %s spent' % (self.name, self.count, self.of,
+                                                       _clock(spent))
+            sys.stderr.write('\r\033[K' + line)
             sys.stderr.flush()
 
     def close(self):
-        if self.tty and self.done:
+        if self.tty:
             sys.stderr.write('\r\033[K')
             sys.stderr.flush()
 
@@ -1297,9 +1342,12 @@ def _parallel(jobs, fn, items):
             fut.result()
 
 
-def in_batches(jobs, fn, sources, progress=None):
+def in_batches(jobs, fn, sources, progress=None, phase=''):
     """fn(batch) for the batches() of SOURCES, jobs at once; PROGRESS
-    (a Progress) told of each batch done."""
+    (a Progress) told of each batch done, in pass PHASE ('': the files'
+    last)."""
+    if progress:
+        progress.phase(phase, len(sources))
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
         futures = {pool.submit(fn, b): b for b in batches(sources, jobs)}
         for fut in concurrent.futures.as_completed(futures):
@@ -1352,7 +1400,8 @@ def run(args):
         for s in sources:
             prepare(s, scratch, by_path, args.include_dir)
         # spatch's parse of every file, a batch a process (parse_check reads it)
-        in_batches(args.jobs, lambda b: wqport_tq.preparse([s.work for s in b]), sources)
+        in_batches(args.jobs, lambda b: wqport_tq.preparse([s.work for s in b]), sources,
+                   progress, 'parse')
         _parallel(args.jobs, lambda s: parse_check(s, args.strict), sources)
         for s in sources:
             find_tq_macro(s)
@@ -1360,7 +1409,8 @@ def run(args):
         live = [s for s in sources if not s.refused]
         # progress: one line per file, when its last stage is done
         in_batches(args.jobs, lambda b: stage_pass(b, 'stage1', stages, args.mode),
-                   [s for s in live if not s.tq_macro], progress if stages == ['stage1'] else None)
+                   [s for s in live if not s.tq_macro], progress,
+                   '' if stages == ['stage1'] else 'stage 1')
         forwards = {}
         if 'stage2' in stages and args.mode == 'patch':
             # a driver's INIT_WORK_COMPAT(w, f, d): converted at its uses
@@ -1371,7 +1421,7 @@ def run(args):
             # a driver's macro that hands its argument to a delayed call is
             # a wrapper (convert_macros): its uses are counted from the start
             macros = share_macros(sources)
-            in_batches(args.jobs, facts_pass, live)
+            in_batches(args.jobs, facts_pass, live, progress, "stage 2's facts")
             # a wrapper of delayed calls defined in one file: count its
             # calls in the others of its group (they only see a prototype)
             again = []
@@ -1383,7 +1433,7 @@ def run(args):
                     for s in group:
                         s.env['WQPORT_WRAPPER_CANDIDATES'] = ' '.join(sorted(cands))
                     again += [s for s in group if not s.refused]
-            in_batches(args.jobs, facts_pass, again)
+            in_batches(args.jobs, facts_pass, again, progress, "stage 2's facts again")
             share_facts(sources, macros)
             share_schedulers(sources)
             # the .c files first: the fields their back-pointers need go into
@@ -1401,14 +1451,14 @@ def run(args):
                            batch, progress)
             in_batches(args.jobs, lambda b: stage_pass(b, 'stage2', stages, args.mode,
                                                        '02-work-handler.cocci'),
-                       convert_handlers.decisions(first))
+                       convert_handlers.decisions(first), progress, 'stage 2, handlers')
             asked = backptr_requests(live)
             # prototypes of handlers converted in another .c: the headers'
             # pass changes theirs, a .c that declares one gets 08 alone
             again = convert_handlers.share(groups)
             in_batches(args.jobs, lambda b: stage_pass(b, 'stage2', stages, args.mode,
                                                        '08-handler-prototypes.cocci'),
-                       again)
+                       again, progress, 'stage 2, prototypes')
             in_batches(args.jobs, lambda b: stage_pass(b, 'stage2', stages, args.mode),
                        [s for s in live if s not in first], progress)
             backptr_check(asked)

@@ -18,6 +18,7 @@
 # tasks each finding keeps.
 
 import bisect
+import functools
 import hashlib
 import json
 import os
@@ -231,33 +232,30 @@ class Finding(object):
         return "%d: %s%s" % (self.line, self.reason, " [blocks]" if self.blocks else "")
 
 
+# What blank_text() blanks, in the order it looks for it at each place: a
+# comment (to its end, or the text's), a // comment, a string or character
+# literal (to its closing quote or the end of its line, which it keeps; a
+# backslash escapes any character, a newline too).
+_LEX = re.compile(r'/\*[\s\S]*?(?:\*/|\Z)|//[^\n]*|'
+                  r'"(?:\\[\s\S]?|[^"\\\n])*[\s\S]?|\'(?:\\[\s\S]?|[^\'\\\n])*[\s\S]?')
+_NOT_NL = re.compile(r"[^\n]")
+
+
+def _blanked(m):
+    s = m.group(0)
+    if s[0] == "/":
+        return _NOT_NL.sub(" ", s)
+    if len(s) < 2:
+        return s
+    return s[0] + _NOT_NL.sub(" ", s[1:-1]) + s[-1]
+
+
+@functools.lru_cache(maxsize=64)
 def blank_text(text):
-    """Comments and string/char literals replaced by spaces, newlines kept."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        elif text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            j = min(j + 1, n)
-            out.append(c + re.sub(r"[^\n]", " ", text[i + 1:j - 1]) + (text[j - 1] if j - 1 > i else ""))
-            i = j
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
+    """Comments and string/char literals replaced by spaces, newlines kept
+    (a literal keeps its quotes).  The last texts asked are kept: a run
+    asks for the same file's many times."""
+    return _LEX.sub(_blanked, text)
 
 
 def _source(path):
