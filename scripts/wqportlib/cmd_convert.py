@@ -32,7 +32,7 @@ import tempfile
 import time
 
 from . import convert_check as check
-from . import convert_forward, convert_handlers, convert_macros
+from . import convert_cache, convert_forward, convert_handlers, convert_macros
 from . import paths, reasons, spatch_mask
 from .linemap import line_map
 from .paths import WqportError
@@ -86,6 +86,10 @@ def add_parser(sub):
                    help='no progress on stderr (by default: on a terminal one line, '
                    'files done, items so far, time spent and left; else a line [N/M] '
                    'FILE as each file of a run of more than 3 is done)')
+    p.add_argument('--no-cache', action='store_true',
+                   help='convert again even if this very run (the same files, headers, '
+                   'options and wqport) was done before; by default its result is '
+                   'replayed from ~/.cache/wqport/convert ($WQPORT_CACHE_DIR)')
     p.add_argument('--force', action='store_true',
                    help='--in-place even in a git tree with uncommitted changes')
     p.add_argument('-I', '--include-dir', action='append', default=[], metavar='DIR',
@@ -1386,6 +1390,55 @@ def run(args):
             raise WqportError(f'--out {args.out}: cannot write there ({e.strerror})')
     if args.in_place and not args.force:
         check_git_clean(sources)
+    if args.no_cache:
+        return convert(args, sources)
+    key = convert_cache.key(args, sources, spatch())
+    hit = convert_cache.load(key)
+    if hit is not None:
+        return replay(args, sources, hit)
+    with convert_cache.Capture() as cap:
+        rc = convert(args, sources)
+    changed = {s.path: s.output for s in sources if not s.inert and s.output != s.data}
+    report = None
+    if args.report and args.report != '-':
+        with open(args.report, 'rb') as f:
+            report = f.read()
+    convert_cache.store(key, rc, b''.join(cap.out), b''.join(cap.err), changed, report)
+    return rc
+
+
+def replay(args, sources, hit):
+    """A run done before on the same inputs (convert_cache): what it wrote,
+    written again; its exit status."""
+    for s in sources:
+        if s.inert or s.data is None:
+            data = s.read_again()
+        else:
+            data = s.data
+        new = hit['changed'].get(s.path)
+        if args.in_place:
+            if new is not None:
+                atomic_write(s.path, new, os.stat(s.path).st_mode & 0o7777)
+        elif args.out and args.mode == 'patch':
+            dest = os.path.join(args.out, s.rel)
+            os.makedirs(os.path.dirname(dest) or '.', exist_ok=True)
+            atomic_write(dest, data if new is None else new, os.stat(s.path).st_mode & 0o7777)
+    if hit['report'] is not None:
+        with open(args.report, 'wb') as f:
+            f.write(hit['report'])
+    sys.stdout.flush()
+    sys.stdout.buffer.write(hit['stdout'])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    sys.stderr.buffer.write(hit['stderr'])
+    sys.stderr.flush()
+    return hit['rc']
+
+
+def convert(args, sources):
+    """The run on SOURCES (read): its stages, what it writes, its exit
+    status."""
+    silenced = {reasons.normalise(x) for arg in args.ignore for x in filter(None, arg.split(','))}
     stages = STAGES[args.to]
     groups = []
 
