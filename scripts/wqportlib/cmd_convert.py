@@ -153,7 +153,6 @@ class Source:
         self.attrs = []           # the attributes hidden from spatch (spatch_mask)
         self.tq_macro = None      # (file, line, what): tq_struct is a macro here
         self.inert = False        # nothing of deferred work here: read, never converted
-        self.size = len(self.data)
 
     def release(self):
         """An inert file: its text is not kept (a tree's files are not all
@@ -235,7 +234,6 @@ def collect(args_paths):
 # includes what declares it, or declares it itself.)
 TYPEDEF = re.compile(r'\btypedef\s+struct\s+(?:tq_struct|work_struct|delayed_work)\s+(\w+)')
 DEFINE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+(\w+)((?:[^\n]*\\\n)*[^\n]*)', re.M)
-WORD = re.compile(r'[A-Za-z_]\w*')
 
 
 # not a handler's name: what handler_names() reads where a routine is a
@@ -1411,10 +1409,6 @@ def replay(args, sources, hit):
     """A run done before on the same inputs (convert_cache): what it wrote,
     written again; its exit status."""
     for s in sources:
-        if s.inert or s.data is None:
-            data = s.read_again()
-        else:
-            data = s.data
         new = hit['changed'].get(s.path)
         if args.in_place:
             if new is not None:
@@ -1422,7 +1416,7 @@ def replay(args, sources, hit):
         elif args.out and args.mode == 'patch':
             dest = os.path.join(args.out, s.rel)
             os.makedirs(os.path.dirname(dest) or '.', exist_ok=True)
-            atomic_write(dest, data if new is None else new, os.stat(s.path).st_mode & 0o7777)
+            atomic_write(dest, s.data if new is None else new, os.stat(s.path).st_mode & 0o7777)
     if hit['report'] is not None:
         with open(args.report, 'wb') as f:
             f.write(hit['report'])

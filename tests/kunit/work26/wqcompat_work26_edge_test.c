@@ -1126,11 +1126,17 @@ static void w26e_keventd_irq_handler(void *data)
 {
 	struct w26e_keventd_irq *k = data;
 
-	/* an interrupt on this CPU, while this events handler runs */
+	/*
+	 * An interrupt on this CPU, while this events handler runs: with
+	 * preemption off, or a preemptible kernel may run another task here
+	 * when the timer fires, and the interrupt answers for that one.
+	 */
+	preempt_disable();
 	hrtimer_start(&k->hrt, ns_to_ktime(NSEC_PER_MSEC),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 	while (!READ_ONCE(k->fired))
 		cpu_relax();
+	preempt_enable();
 	complete(&k->done);
 }
 
