@@ -322,7 +322,8 @@ def sort_out(sources, by_path, include_dirs):
         for other in includers.get(id(s), ()) if id(s) in own else ():
             own.add(id(other))
             wake(other)
-        for other, _, _, _ in run_includes(s, by_path, include_dirs):
+        s.includes = run_includes(s, by_path, include_dirs)     # (prepare() keeps it)
+        for other, _, _, _ in s.includes:
             wake(other)
     return [s for s in sources if id(s) in live]
 
@@ -514,7 +515,8 @@ def prepare(src, scratch, by_path, include_dirs):
     top = os.path.join(scratch, hashlib.sha1(src.path.encode()).hexdigest()[:12])
     src.work = os.path.join(top, os.path.basename(src.path))
     os.makedirs(top)
-    src.includes = run_includes(src, by_path, include_dirs)
+    if not src.includes:        # (sort_out() found them: the same run, the same texts)
+        src.includes = run_includes(src, by_path, include_dirs)
     # (what spatch cannot parse, hidden line for line; back in unmask())
     names = set()
     for other, _, _, _ in src.includes:
