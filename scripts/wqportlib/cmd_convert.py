@@ -372,8 +372,10 @@ def _failure(stage, said):
     patches = [m.group(1) for msg, _ in said
                for m in [re.search(r'spatch failed with (.*)$', msg)] if m]
     lines = [ln.strip() for _, err in said for ln in err.splitlines() if ln.strip()]
-    if not lines:
-        lines = [msg.split(': ', 1)[-1] for msg, _ in said if not patches]
+    if not lines and not patches:
+        # (no spatch run said why: apply-stage's own message, such as
+        # "cannot read")
+        lines = [msg.split(': ', 1)[-1] for msg, _ in said]
     where = 'stage %s (%s)' % (stage[-1], patches[-1] if patches else 'its patches')
     if any('Common.Timeout' in ln or ln.startswith('timeout (we abort)') for ln in lines):
         return (f'spatch gave up on this file in {where}: it ran out of its time limit '

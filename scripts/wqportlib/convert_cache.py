@@ -7,9 +7,9 @@ semantic patches and this package, by content), spatch (its path, size and
 time), the options and the variables wqport or spatch read (SPATCH,
 SPFLAGS, WQPORT_*), each file read (path, path under --out, content), and
 the headers under each -I directory (path, size, time).  The value is
-what the run wrote: each file it changed, its stdout and stderr (not the
-progress line), its --report, its exit status.  A run that stops on an
-error (exit 2 before any output) stores nothing.
+what the run wrote: each file it changed, its stdout and stderr (progress
+lines too), its --report, its exit status.  A run that stops on an error
+(exit 2 before any output) stores nothing.
 
 Where: $WQPORT_CACHE_DIR, else $XDG_CACHE_HOME/wqport/convert, else
 ~/.cache/wqport/convert.  --no-cache: neither read nor written.
@@ -143,9 +143,9 @@ def load(k):
             with open(os.path.join(d, name), 'rb') as f:
                 res[name] = f.read()
         changed = {}
-        for rel, n in res['changed'].items():
+        for path, n in res['changed'].items():
             with open(os.path.join(d, 'files', n), 'rb') as f:
-                changed[rel] = f.read()
+                changed[path] = f.read()
         res['changed'] = changed
         report = res.get('report')
         if report is not None:
@@ -158,24 +158,20 @@ def load(k):
 
 def store(k, rc, out, err, changed, report):
     """Keep the result of key K: exit status RC, stdout and stderr bytes,
-    CHANGED (rel -> new bytes), the --report text or None.  A failure to
-    store is no failure of the run."""
+    CHANGED (path as given -> new bytes), the --report text or None.  A
+    failure to store is no failure of the run."""
     top = os.path.join(cache_dir(), k[:2])
     try:
         os.makedirs(top, exist_ok=True)
         tmp = tempfile.mkdtemp(prefix='.part-', dir=top)
         os.makedirs(os.path.join(tmp, 'files'))
-        names = {}
-        for n, (rel, data) in enumerate(sorted(changed.items())):
-            names[rel] = str(n)
-            with open(os.path.join(tmp, 'files', str(n)), 'wb') as f:
-                f.write(data)
-        for name, data in (('stdout', out), ('stderr', err)):
-            with open(os.path.join(tmp, name), 'wb') as f:
-                f.write(data)
-        if report is not None:
-            with open(os.path.join(tmp, 'report.json'), 'wb') as f:
-                f.write(report)
+        names = {path: str(n) for n, path in enumerate(sorted(changed))}
+        files = {os.path.join('files', names[p]): data for p, data in changed.items()}
+        files.update({'stdout': out, 'stderr': err, 'report.json': report})
+        for name, data in files.items():
+            if data is not None:
+                with open(os.path.join(tmp, name), 'wb') as f:
+                    f.write(data)
         with open(os.path.join(tmp, 'result.json'), 'w', encoding='utf-8') as f:
             json.dump({'rc': rc, 'changed': names,
                        'report': None if report is None else 'report.json'}, f)
