@@ -965,8 +965,18 @@ _TQ_ALIAS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+struct[ \
 
 def tq_aliases(text):
     """The names (blanked) text gives struct tq_struct: an object-like
-    #define of exactly that type, a typedef of it."""
-    return {m.group(1) or m.group(2) for m in _TQ_ALIAS.finditer(text)}
+    #define of exactly that type, a typedef of it, and the same of those
+    names ("#define Q struct tq_struct" then "typedef Q q_t;")."""
+    out = {m.group(1) or m.group(2) for m in _TQ_ALIAS.finditer(text)}
+    while out:
+        names = "|".join(map(re.escape, sorted(out)))
+        more = {m.group(1) or m.group(2) for m in re.finditer(
+            r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+(?:%s)[ \t]*$|"
+            r"\btypedef\s+(?:%s)\s+([A-Za-z_]\w*)\s*;" % (names, names), text, re.M)}
+        if more <= out:
+            break
+        out |= more
+    return out
 
 
 def type_aliases(path):
@@ -1332,6 +1342,20 @@ def _queue_wrappers(text):
             elif len(args) == 1 and params[-1].endswith("..."):
                 if args[0].strip() == (params[-1][:-3].strip() or "__VA_ARGS__"):
                     yield name, len(params) - 1, len(params)
+
+
+def queue_wrappers(path, text):
+    """_queue_wrappers() of text, then of the headers path includes beside
+    it or from the run (a driver's macro is defined in its header)."""
+    out = list(_queue_wrappers(text))
+    seen = {w[0] for w in out}
+    for h in local_headers(path):
+        src = _source(h)
+        for w in _queue_wrappers(src[1]) if src else ():
+            if w[0] not in seen:
+                seen.add(w[0])
+                out.append(w)
+    return out
 
 
 def _data_kind(d):
@@ -1795,7 +1819,7 @@ def _check_queue_task(scan):
                  "the driver's own bottom half?); convert each task to a work item by hand" % q, True)
 
     # wrappers: #define M(t, q) queue_task(t, q), a queue given by the caller
-    for name, ti, qi in _queue_wrappers(text):
+    for name, ti, qi in queue_wrappers(scan.path, text):
         for off, args in _calls(text, name):
             if in_define[off] or len(args) <= max(ti, qi):
                 continue
@@ -2326,7 +2350,7 @@ def _graph(path):
                     idmap.setdefault(_last_name(q), "q:" + _last_name(q))
     # a task queued through a wrapper macro that takes the queue: on that
     # queue too (a mark_bh(IMMEDIATE_BH) after it stays with it)
-    for name, ti, qi in _queue_wrappers(text):
+    for name, ti, qi in queue_wrappers(path, text):
         for off, args in _calls(text, name):
             if len(args) > max(ti, qi) and not param(off, args[ti]):
                 q = re.sub(r"^&\s*", "", args[qi]).strip()
@@ -2600,7 +2624,7 @@ def mask(path):
     p = plan(path)
     with open(path, encoding="latin-1") as fh:
         raw = fh.read()
-    edits = _kept_edits(raw, p) if p["partial"] else []
+    edits = _kept_edits(raw, p, type_aliases(path)) if p["partial"] else []
     edits += _rewrites(path, p)
     taken = [(a, b) for a, b, _ in edits]
     edits += [e for e in _own_api_edits(raw)
@@ -2638,11 +2662,15 @@ def needs_mask(path):
                                    for b in dead_branches(src[0], FLOOR_STAGE1))
 
 
-def _kept_edits(raw, p):
-    """The edits that hide p's kept tasks from the patches."""
+def _kept_edits(raw, p, aliases=()):
+    """The edits that hide p's kept tasks from the patches; in their
+    statements, the driver's ALIASES of struct tq_struct too (a kept
+    "static fz_task_t t = {...};" is no task declaration to 01)."""
     g = p["graph"]
     text, spans, kept = g["text"], g["spans"], p["kept"]
     edits = []                          # (start, end, replacement)
+    alias = re.compile(r"\b(?:%s)\b" % "|".join(map(re.escape, sorted(aliases)))) \
+        if aliases else None
 
     def rename(a, b, pattern, repl):
         for m in re.finditer(pattern, text[a:b]):
@@ -2654,6 +2682,9 @@ def _kept_edits(raw, p):
         s = text[a:b]
         if g["nodes"][j] & kept:
             edits += _keep_edits(text, a, b)
+            if alias:
+                edits += [(m.start(), m.end(), KEPT + m.group(0))
+                          for m in alias.finditer(text, a, b)]
             continue
         if g["nodes"][j]:
             continue
