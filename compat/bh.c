@@ -79,6 +79,7 @@ static void bh_work_fn(struct work_struct *work)
 		trace_wqcompat_bh_run(nr, routine);
 		atomic_long_inc(&bh_run[nr]);
 		routine();
+		trace_wqcompat_bh_done(nr, routine);
 	}
 	__this_cpu_write(bh_in_pass, false);
 	local_bh_enable();

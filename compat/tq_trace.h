@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Tracepoints of the 2.4 task-queue layer (events/wqcompat_tq/ in tracefs):
- * a task's birth on a queue and each routine call.  CREATE_TRACE_POINTS is
- * defined in compat/tqueue.c only.
+ * a task's birth on a queue, each routine call and its return, each run of
+ * a bottom half.
+ * CREATE_TRACE_POINTS is defined in compat/tqueue.c only.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM wqcompat_tq
@@ -62,7 +63,37 @@ TRACE_EVENT(wqcompat_tq_run,
 		  __get_str(queue), __entry->routine, __entry->data)
 );
 
+/* The routine a wqcompat_tq_run event called has returned. */
+TRACE_EVENT(wqcompat_tq_done,
+	TP_PROTO(const void *task, void (*routine)(void *arg)),
+	TP_ARGS(task, routine),
+	TP_STRUCT__entry(
+		__field(const void *, task)
+		__field(void *, routine)
+	),
+	TP_fast_assign(
+		__entry->task = task;
+		__entry->routine = routine;
+	),
+	TP_printk("task=%p routine=%ps", __entry->task, __entry->routine)
+);
+
 TRACE_EVENT(wqcompat_bh_run,
+	TP_PROTO(int nr, void (*routine)(void)),
+	TP_ARGS(nr, routine),
+	TP_STRUCT__entry(
+		__field(int, nr)
+		__field(void *, routine)
+	),
+	TP_fast_assign(
+		__entry->nr = nr;
+		__entry->routine = routine;
+	),
+	TP_printk("bh=%d routine=%ps", __entry->nr, __entry->routine)
+);
+
+/* The routine a wqcompat_bh_run event called has returned. */
+TRACE_EVENT(wqcompat_bh_done,
 	TP_PROTO(int nr, void (*routine)(void)),
 	TP_ARGS(nr, routine),
 	TP_STRUCT__entry(

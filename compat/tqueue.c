@@ -343,8 +343,10 @@ static void tq_run_tasks(struct tq_run *run)
 		trace_wqcompat_tq_run(task, name, routine, data);
 		atomic_long_inc(&wqcompat_tq_stats[run->id].run);
 		called = routine != NULL;
-		if (routine)
+		if (routine) {
 			routine(data);
+			trace_wqcompat_tq_done(task, routine);
+		}
 	}
 	if (called && wq_has_sleeper(&tq_runs_wait))
 		wake_up_all(&tq_runs_wait);

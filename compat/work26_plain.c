@@ -29,6 +29,7 @@
 #include "include/linux/workqueue.h"
 #include "work26_rec.h"
 #include "wqcompat_hooks.h"
+#include "work26_trace.h"
 
 /* W26_PLAIN records bound; the overlay's gate for modern items. */
 atomic_t wqcompat_plain_active = ATOMIC_INIT(0);
@@ -53,7 +54,9 @@ void w26_plain_run(struct wqcompat_work26_rec *rec)
 	 * returned 0) would find its update unread (arm64, powerpc).
 	 */
 	smp_mb__after_atomic();
+	trace_wqcompat_work26_run(work, (const void *)fn, W26_RUN_WORKER, 0);
 	fn(work);
+	trace_wqcompat_work26_run(work, (const void *)fn, W26_RUN_WORKER, 1);
 }
 
 /**
@@ -88,6 +91,8 @@ bool w26_plain_queue(int cpu, struct workqueue_struct *wq,
 		return false;
 	}
 	wqcompat_test_delay(WQCOMPAT_HOOK_PLAIN_TAKEN);
+	trace_wqcompat_work26_bind(work, &rec->dwork.work, &rec->dwork.timer,
+				   (const void *)work->func);
 	rcu_read_lock();
 	if (READ_ONCE(rec->dying))
 		ret = false;

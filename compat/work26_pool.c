@@ -69,6 +69,7 @@
 #include "wqcompat_hooks.h"
 #include "wqcompat_kapi.h"
 #include "work26_rec.h"
+#include "work26_trace.h"
 
 /* records added by a caller that may not sleep (GFP_NOWAIT): one order-3 allocation */
 #define W26_NOWAIT_CHUNK 128
@@ -404,6 +405,8 @@ void w26_publish_rec(struct wqcompat_work26_rec *rec, struct work_struct *work,
 	WRITE_ONCE(rec->owner, owner);
 	WRITE_ONCE(rec->dying, false);
 	atomic_long_inc(&w26_stats.binds);
+	trace_wqcompat_work26_bind(work, &rec->dwork.work, &rec->dwork.timer,
+				   (const void *)func);
 }
 
 /*

@@ -45,6 +45,9 @@
 #include "wqcompat_kapi.h"
 #include "work26_rec.h"
 
+#define CREATE_TRACE_POINTS
+#include "work26_trace.h"
+
 static_assert(sizeof(long) == 8, "@runs packs two 32-bit counts");
 
 /* ------------------------------------------------------------------ */
@@ -313,6 +316,7 @@ void w26_shadow_fn(struct work_struct *shadow)
 	struct wqcompat_work26_rec *rec =
 		container_of(shadow, struct wqcompat_work26_rec, dwork.work);
 	void (*func)(void *data);
+	const void *item;
 	void *data;
 	int slot;
 
@@ -323,11 +327,17 @@ void w26_shadow_fn(struct work_struct *shadow)
 	wqcompat_test_delay(WQCOMPAT_HOOK_RUN_BEGIN);
 	slot = w26_worker_run_begin(rec);
 	w26_get_handler(rec, &func, &data);
-	if (likely(func))
+	item = READ_ONCE(rec->item);
+	if (likely(func)) {
+		trace_wqcompat_work26_run(item, (const void *)func,
+					  W26_RUN_WORKER, 0);
 		func(data);
-	else
+		trace_wqcompat_work26_run(item, (const void *)func,
+					  W26_RUN_WORKER, 1);
+	} else {
 		pr_err_ratelimited("wqcompat: legacy work %p has no handler (INIT_WORK with NULL?): not run\n",
-				   READ_ONCE(rec->item));
+				   item);
+	}
 	w26_worker_run_end(rec, slot);
 	wqcompat_test_delay(WQCOMPAT_HOOK_RUN_ENDED);
 }
@@ -384,9 +394,16 @@ void w26_hand_run(struct wqcompat_work26_rec *rec)
 	void (*func)(void *data);
 	void *data;
 
+	const void *item = READ_ONCE(rec->item);
+
 	w26_get_handler(rec, &func, &data);
-	if (func)
+	if (func) {
+		trace_wqcompat_work26_run(item, (const void *)func,
+					  W26_RUN_HAND, 0);
 		func(data);
+		trace_wqcompat_work26_run(item, (const void *)func,
+					  W26_RUN_HAND, 1);
+	}
 	WRITE_ONCE(rec->hand_task, NULL);
 	w26_run_end(rec, true);	/* wakes a worker in w26_wait_hand() */
 }
@@ -418,8 +435,13 @@ void wqcompat_work_trampoline(struct work_struct *work)
 	}
 	atomic_long_inc(&w26_stats.behind_back);
 	w26_get_handler(rec, &func, &data);
-	if (func)
+	if (func) {
+		trace_wqcompat_work26_run(work, (const void *)func,
+					  W26_RUN_KERNEL, 0);
 		func(data);
+		trace_wqcompat_work26_run(work, (const void *)func,
+					  W26_RUN_KERNEL, 1);
+	}
 }
 EXPORT_SYMBOL_GPL(wqcompat_work_trampoline);
 

@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from . import cmd_build, cmd_convert, cmd_explain, cmd_test, paths
+from . import cmd_build, cmd_compare, cmd_convert, cmd_explain, cmd_test, cmd_trace, paths
 from .paths import WqportError
 
 
@@ -23,7 +23,7 @@ def parser():
     parser.add_argument('--version', action=Version, nargs=0,
                         help="print wqport's version and exit")
     sub = parser.add_subparsers(dest='command', metavar='COMMAND')
-    for mod in (cmd_convert, cmd_build, cmd_test, cmd_explain):
+    for mod in (cmd_convert, cmd_build, cmd_test, cmd_compare, cmd_trace, cmd_explain):
         mod.add_parser(sub)
     return parser
 

@@ -43,6 +43,11 @@ def add_run_arguments(p):
                    'provokes on purpose): findings it matches (in the finding\'s line '
                    'or the 3 lines around) are accepted, and a REGEX that matches '
                    'none is a test failure; repeatable')
+    p.add_argument('--trace', type=int, metavar='SECONDS',
+                   help="record the run's deferred work (wqport trace): from before the "
+                   "loads to after the unloads, waiting after the script until the "
+                   "modules' handlers have not run for SECONDS (30 s at most); the "
+                   "trace is kept in the run's directory (RUN.trace) and --json names it")
     p.add_argument('modules', nargs='*', metavar='MODULE.ko')
 
 
@@ -153,7 +158,8 @@ def kmemleak_age_ms(kdir):
 def make_run(kernel, name, a, timeout):
     modules = [] if a.no_shim else [shim_module(kernel)]
     modules += [m for m in a.modules if a.no_shim or os.path.basename(m) != 'wqcompat.ko']
-    return testrun.Run(name, modules, a.script, a.file, a.expect_finding, a.timeout or timeout)
+    return testrun.Run(name, modules, a.script, a.file, a.expect_finding, a.timeout or timeout,
+                       a.trace)
 
 
 def run(args):
@@ -212,6 +218,7 @@ def run(args):
         write_json(args.json, [], [], str(e))
         return INFRA
 
+    traces = keep_traces(rundir, runs, outcomes)
     if not args.runs:
         o = outcomes[0]
         doc = o.doc
@@ -236,18 +243,37 @@ def run(args):
         f.write('\n'.join(doc) + '\n')
     for v in verdicts:
         print(f'wqport test: {v}', file=sys.stderr)
-    write_json(args.json, runs, outcomes, None)
+    write_json(args.json, runs, outcomes, None, traces)
     return max(o.status for o in outcomes)
 
 
-def write_json(path, runs, outcomes, error):
+def keep_traces(rundir, runs, outcomes):
+    """{run number: its trace file in RUNDIR (NAME.trace)} of the runs that
+    asked for one and got it whole; a run that got none is told."""
+    out = {}
+    for n, (r, o) in enumerate(zip(runs, outcomes), 1):
+        if r.trace is None:
+            continue
+        if o.trace is None:
+            print(f'wqport test: run {r.name or n}: no trace (the recorder failed, or its '
+                  f'lines did not all reach the console: {o.log})', file=sys.stderr)
+            continue
+        out[n] = os.path.join(rundir, f'{r.name or "run"}.trace')
+        with open(out[n], 'w') as f:
+            f.write(o.trace)
+    return out
+
+
+def write_json(path, runs, outcomes, error, traces=None):
     """--json: each run's verdict, typed, for the programs that run this
-    command (make port)."""
+    command (make port), and its trace file (--trace; null without)."""
     if not path:
         return
+    traces = traces or {}
     with open(path, 'w') as f:
         json.dump({'runs': [{'name': r.name, 'status': o.status, 'outcome': OUTCOME[o.status],
-                             'reason': o.reason, 'log': o.log, 'ktap': '\n'.join(o.doc)}
-                            for r, o in zip(runs, outcomes)],
+                             'reason': o.reason, 'log': o.log, 'ktap': '\n'.join(o.doc),
+                             'trace': traces.get(n)}
+                            for n, (r, o) in enumerate(zip(runs, outcomes), 1)],
                    'error': error}, f, indent=1)
         f.write('\n')

@@ -3,7 +3,8 @@
 # wqport guest /init: runs inside the QEMU guest from the test initramfs.
 # The initramfs holds one directory per run, /runs/1, /runs/2, ...: its
 # modules and files in modules/, its optional scenario script, and run.conf
-# (MODULES, the ones to load, wqcompat.ko first).  The runs are done in the
+# (MODULES, the ones to load, wqcompat.ko first; TRACE, when set, the
+# seconds the run settles for and records, trace()).  The runs are done in the
 # order the kernel command line lists them (wqport.runs=3,4,5; default:
 # all): the host boots again for the rest after a crash, a timeout, or a
 # run that left the kernel changed.
@@ -67,6 +68,24 @@ scenario() {
 
 modules() { cut -d' ' -f1 /proc/modules | sort; }
 
+# trace N: the run's trace (run.conf's TRACE: wqport-trace, trace-record.sh)
+# on the console, each line prefixed, then how many lines there were: the
+# host takes a trace whose count does not match as damaged.  The kernel's
+# messages would land in the middle of its lines: they wait in the log
+# while it is printed, and follow it.
+trace() {
+	wqport-trace stop -o /tmp/trace || { say "no trace: the recorder failed"; return; }
+	dmesg -c > /dev/null
+	read -r level _ < /proc/sys/kernel/printk
+	echo 1 > /proc/sys/kernel/printk
+	say "trace begin $1"
+	sed 's/^/wqport-trace: /' /tmp/trace
+	say "trace end $1 $(wc -l < /tmp/trace)"
+	echo "$level" > /proc/sys/kernel/printk
+	dmesg -c
+	rm -f /tmp/trace
+}
+
 # run N: one run, from its begin marker to its end marker.  Returns 1 when
 # it leaves a module loaded that was not loaded before it.
 run() {
@@ -83,6 +102,7 @@ run() {
 	dmesg -c > /dev/null
 	# the pid of a new task: the run's tasks are this one and after
 	say "begin $1 pid $(sh -c 'echo $$')"
+	[ -z "$TRACE" ] || wqport-trace start || say "no trace: the recorder failed to start"
 	loaded=
 	for m in $MODULES; do
 		{ echo '#'; modules; } > /tmp/modules.pre	# never empty, for grep -f
@@ -94,12 +114,32 @@ run() {
 		# name need not be its module's
 		mod=$(modules | grep -vxF -f /tmp/modules.pre | head -n 1)
 		[ -n "$mod" ] || mod=$(echo "${m%.ko}" | tr - _)
+		# wqcompat.ko's events on before the driver loads; the
+		# driver's symbols kept
+		if [ -n "$TRACE" ]; then
+			if [ "$mod" = wqcompat ]; then
+				wqport-trace shim
+			else
+				wqport-trace symbols "$mod"
+			fi
+		fi
 		loaded="$mod:${m%.ko} $loaded"
 	done
 	[ -x /scenario ] && scenario
+	if [ -n "$TRACE" ]; then
+		drivers=
+		for entry in $loaded; do
+			[ "${entry%%:*}" = wqcompat ] || drivers="$drivers ${entry%%:*}"
+		done
+		# shellcheck disable=SC2086 # one word a module
+		[ -z "$drivers" ] || wqport-trace settle "$TRACE" 30 $drivers
+	fi
 	for entry in $loaded; do
 		mod=${entry%%:*}
 		m=${entry#*:}
+		# unloading wqcompat.ko empties the trace buffers: the trace
+		# ends before it (it is loaded first, unloaded last)
+		[ -z "$TRACE" ] || [ "$mod" != wqcompat ] || trace "$1"
 		if [ ! -d "/sys/module/$mod" ]; then
 			echo "ok 0 unload $m.ko # SKIP the scenario unloaded it"
 			continue
@@ -107,6 +147,7 @@ run() {
 		rmmod "$mod"
 		result $? "unload $m.ko"
 	done
+	[ -z "$TRACE" ] || [ ! -d /tmp/wqport-trace.state ] || trace "$1"
 	after=$(cat /proc/sys/kernel/tainted)
 	say "tainted $((after & ~before))"
 	say "end $1"

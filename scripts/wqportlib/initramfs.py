@@ -14,6 +14,8 @@ BUSYBOX = '/bin/busybox'
 GUEST_INIT = os.path.join(os.path.dirname(os.path.realpath(__file__)), 'guest-init.sh')
 # Helpers for scenario scripts, at /lib/wqport.sh in the guest.
 GUEST_LIB = os.path.join(os.path.dirname(os.path.realpath(__file__)), 'guest-lib.sh')
+# The trace recorder (wqport trace record), at /bin/wqport-trace.
+TRACE_RECORDER = os.path.join(os.path.dirname(os.path.realpath(__file__)), 'trace-record.sh')
 
 
 def cpio(root, dest):
@@ -29,13 +31,14 @@ def cpio(root, dest):
 
 def base(cache, modules=()):
     """The initramfs every boot starts from, kept in CACHE by its contents:
-    busybox, the guest /init and its library, and MODULES (the kernel's
+    busybox, the guest /init and its library, the trace recorder
+    (/bin/wqport-trace), and MODULES (the kernel's
     virtio modules, loaded in that order when the runs' files come on a
     disk: snapshot.py).  Its path."""
     if not os.path.exists(BUSYBOX) or b'ELF' not in open(BUSYBOX, 'rb').read(4):
         raise WqportError(f'{BUSYBOX} missing: run scripts/install-deps (busybox-static)')
     h = hashlib.sha256()
-    for src in [BUSYBOX, GUEST_INIT, GUEST_LIB] + list(modules):
+    for src in [BUSYBOX, GUEST_INIT, GUEST_LIB, TRACE_RECORDER] + list(modules):
         h.update(os.path.basename(src).encode() + b'\0')
         with open(src, 'rb') as f:
             h.update(f.read())
@@ -51,6 +54,8 @@ def base(cache, modules=()):
         shutil.copy2(GUEST_INIT, os.path.join(root, 'init'))
         os.chmod(os.path.join(root, 'init'), 0o755)
         shutil.copy2(GUEST_LIB, os.path.join(root, 'lib', 'wqport.sh'))
+        shutil.copy2(TRACE_RECORDER, os.path.join(root, 'bin', 'wqport-trace'))
+        os.chmod(os.path.join(root, 'bin', 'wqport-trace'), 0o755)
         for n, m in enumerate(modules, 1):
             name = f'{n}-{os.path.basename(m)}'
             shutil.copy2(m, os.path.join(root, 'lib', 'wqport-virtio', name))
@@ -60,9 +65,10 @@ def base(cache, modules=()):
 
 def payload(rundir, runs):
     """Write RUNDIR/payload.cpio for RUNS, a list of (modules, scenario,
-    extra): run N's MODULES (loaded in that order) and EXTRA files (not
-    loaded) in /runs/N/modules, its SCENARIO script as /runs/N/scenario
-    (guest-init.sh).  A file that several runs carry is stored once.  Its
+    extra, trace): run N's MODULES (loaded in that order) and EXTRA files
+    (not loaded) in /runs/N/modules, its SCENARIO script as
+    /runs/N/scenario (guest-init.sh), TRACE (None, or the seconds it
+    settles for) in its run.conf.  A file that several runs carry is stored once.  Its
     path: the guest gets it after base() in its initramfs, or on a disk."""
     root = os.path.join(rundir, 'root')
     shutil.rmtree(root, ignore_errors=True)
@@ -77,7 +83,7 @@ def payload(rundir, runs):
             shutil.copy2(src, dst)
             stored[key] = dst
 
-    for n, (modules, scenario, extra) in enumerate(runs, 1):
+    for n, (modules, scenario, extra, trace) in enumerate(runs, 1):
         d = os.path.join(root, 'runs', str(n))
         os.makedirs(os.path.join(d, 'modules'))
         names = []
@@ -92,6 +98,8 @@ def payload(rundir, runs):
             os.chmod(os.path.join(d, 'scenario'), 0o755)
         with open(os.path.join(d, 'run.conf'), 'w') as f:
             f.write(f'MODULES={shlex.quote(" ".join(names[:len(modules)]))}\n')
+            if trace is not None:
+                f.write(f'TRACE={int(trace)}\n')
     dest = os.path.join(rundir, 'payload.cpio')
     cpio(root, dest)
     return dest

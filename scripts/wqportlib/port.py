@@ -14,6 +14,12 @@ gets a load/unload smoke test with a clean kernel log, or runs --script FILE
 (make port DRIVER=dir SCRIPT=file); its warnings are shown, not fatal (--lint),
 and a variant that does not build while the conversion left items for a human
 is "needs human".
+
+Every variant's run is traced (wqport trace, docs/tracing.md), and the
+traces column says whether the variants' deferred work is the same, handler
+by handler: runs, re-queueing, order, contexts, delays, nothing left at
+unload.  For a user's driver without --script, that is the proof that the
+port behaves like the original.
 """
 import argparse
 import difflib
@@ -27,9 +33,14 @@ import shutil
 import subprocess
 import sys
 
-from . import paths, reasons, testrun
+from . import paths, reasons, testrun, trace_compare, trace_model, trace_read
 
 VARIANTS = ('A', 'B', 'C')
+COLUMNS = VARIANTS + ('T',)     # T: the traces compared
+# Every variant's run is traced; the traces column compares them
+# (docs/tracing.md).  The seconds a run waits, after its scenario, for the
+# drivers' handlers to be quiet before the unload.
+TRACE_SETTLE = 1
 # verdicts that are no failure: no variant A for 2.6-API code; a variant
 # that needs the human work its sample's expected.report lists
 SKIPPED = ('-', 'needs human')
@@ -113,14 +124,15 @@ class Port:
 
     def run_variants(self, todo):
         """Run each variant of TODO ({variant: (modules, script)}) in one
-        `wqport test --runs`: {variant: (status, its KTAP, its verdict)}."""
+        `wqport test --runs`, each traced (docs/tracing.md): {variant:
+        (status, its KTAP, its verdict, its trace file or None)}."""
         if not todo:
             return {}
         os.makedirs(self.obj, exist_ok=True)
         listing = os.path.join(self.obj, 'runs')
         with open(listing, 'w') as f:
             for v, (modules, script) in todo.items():
-                words = [v] + (['--no-shim'] if v == 'C' else []) + \
+                words = [v, '--trace', str(TRACE_SETTLE)] + (['--no-shim'] if v == 'C' else []) + \
                     (['--script', script] if script else []) + modules
                 f.write(' '.join(shlex.quote(w) for w in words) + '\n')
         verdicts = os.path.join(self.obj, 'runs.json')
@@ -139,11 +151,39 @@ class Port:
         for v in todo:
             r = runs.get(v)
             if r is None:
-                done[v] = (testrun.INFRA, '', got['error'] or f'no verdict for run {v}')
+                done[v] = (testrun.INFRA, '', got['error'] or f'no verdict for run {v}', None)
             else:
                 done[v] = (r['status'], r['ktap'], f'{r["outcome"]}: {r["reason"]}' +
-                           (f' (console log: {r["log"]})' if r['status'] else ''))
+                           (f' (console log: {r["log"]})' if r['status'] else ''),
+                           r.get('trace'))
         return done
+
+
+def module_of(ko):
+    """The module name of a .ko file (as the kernel names it)."""
+    return os.path.basename(ko)[:-len('.ko')].replace('-', '_')
+
+
+def trace_cell(traces, modules):
+    """The traces column: are the variants of TRACES ({variant: trace file
+    or None}) equivalent, module by module (MODULES: {variant: [names]},
+    the first variant's order)?  'pass', 'trace differs' with the
+    comparison, or '-' when fewer than two variants have a trace."""
+    vs = [v for v in VARIANTS if traces.get(v)]
+    if len(vs) < 2:
+        return Cell('-', 'fewer than two variants ran to a trace')
+    try:
+        read = {v: trace_read.read(traces[v]) for v in vs}
+    except (OSError, trace_read.TraceError) as e:
+        return Cell('trace failed', str(e))
+    out, same = [], True
+    for i, mod in enumerate(modules.get(vs[0], [])):
+        names = [modules[v][i] if i < len(modules.get(v, [])) else mod for v in vs]
+        res = trace_compare.compare([trace_model.build(read[v], n) for v, n in zip(vs, names)],
+                                    list(vs))
+        same = same and res.equivalent()
+        out.append(f'module {mod}:\n' + trace_compare.table(res))
+    return Cell('pass' if same else 'trace differs', '\n'.join(out))
 
 
 LEGACY_24 = re.compile(r'\b(tq_struct|queue_task|schedule_task|run_task_queue|mark_bh|init_bh)\b')
@@ -324,7 +364,7 @@ def run_sample(port, v, name, first=None):
         script = os.path.join(port.obj, f'scenarios-{pv}-{name}.sh')
         batch_script([name], p.src[pv], script)
         todo[pv] = (mods, script)
-    rc, stdout, reason = port.run_variants(todo)[v]
+    rc, stdout, reason, _ = port.run_variants(todo)[v]
     return judge(name, rc, stdout, reason, built)
 
 
@@ -362,20 +402,33 @@ def port_samples(kernel, only, ktap):
         pending[v] = (run_names, [m for n in run_names for m in mods[n]], script)
     # every variant's samples in one kernel, a run per variant
     note(f'port: variants {", ".join(pending)} in the {kernel} kernel, a run each')
-    for v, (rc, stdout, reason) in port.run_variants(
+    traces = {}
+    for v, (rc, stdout, reason, trace) in port.run_variants(
             {v: (m, script) for v, (_, m, script) in pending.items()}).items():
+        traces[v] = trace
         for name in pending[v][0]:
             rows[name][v] = judge(name, rc, stdout, reason, pending[v][1])
+    for name in names:
+        rows[name]['T'] = trace_cell({v: traces.get(v) for v in VARIANTS if v in pending and
+                                      name in pending[v][0]},
+                                     {v: sample_modules(v, name, pending) for v in pending})
     return root, reports, [(name, rows[name]) for name in names]
+
+
+def sample_modules(v, name, pending):
+    """The module names of sample NAME's build in variant V's run."""
+    return [module_of(k) for k in pending[v][1]
+            if os.path.basename(os.path.dirname(k)) == name]
 
 
 def print_table(out, reports, table, kernel):
     width = max([len(n) for n, _ in table] + [6])
     print(f'\n== kernel {kernel}')
-    print(f'{"sample":<{width}}  A (legacy+shim)  B (stage1+shim)  C (stage2, no shim)')
+    print(f'{"sample":<{width}}  A (legacy+shim)  B (stage1+shim)  C (stage2, no shim)  traces')
     for name, row in table:
         cells = [row[v].verdict for v in VARIANTS]
-        print(f'{name:<{width}}  {cells[0]:<15}  {cells[1]:<15}  {cells[2]}')
+        trace = row['T'].verdict if 'T' in row else '-'
+        print(f'{name:<{width}}  {cells[0]:<15}  {cells[1]:<15}  {cells[2]:<19}  {trace}')
     print()
     print(f'converted sources: {out}/src/{{A,B,C}}/NAME')
     print(f'diffs: {out}/stage1.diff, {out}/stage2.diff')
@@ -385,10 +438,10 @@ def print_table(out, reports, table, kernel):
             for ln in lines:
                 print('  ' + ln)
     for name, row in table:
-        for v in VARIANTS:
-            c = row[v]
-            if c.verdict != 'pass' and c.verdict not in SKIPPED and c.detail:
-                print(f'\n--- {name} variant {v}: {c.verdict}')
+        for v in COLUMNS:
+            c = row.get(v)
+            if c and c.verdict != 'pass' and c.verdict not in SKIPPED and c.detail:
+                print(f'\n--- {name} {"traces" if v == "T" else "variant " + v}: {c.verdict}')
                 print(c.detail)
 
 
@@ -419,14 +472,15 @@ def print_ktap(tables):
     """One KTAP document for every (kernel, table) of TABLES, then
     checkpatch.pl on what each stage changed in the samples."""
     cells = [(kernel, name, v, row[v]) for kernel, table in tables
-             for name, row in table for v in VARIANTS]
+             for name, row in table for v in COLUMNS if v in row]
     style = checkpatch_diffs(os.path.join(paths.BUILD, 'port'))
     cells += [('all', f'checkpatch.pl on the lines stage {n} added', '', c)
               for n, c in enumerate(style, 1)]
     print('KTAP version 1')
     print(f'1..{len(cells)}')
     for i, (kernel, name, v, c) in enumerate(cells, 1):
-        what = f'{kernel}: {name} variant {v}' if v else f'{kernel}: {name}'
+        what = f'{kernel}: {name} traces' if v == 'T' else \
+            f'{kernel}: {name} variant {v}' if v else f'{kernel}: {name}'
         if c.verdict in SKIPPED:
             print(f'ok {i} {what} # SKIP {c.detail}')
         elif c.verdict == 'pass':
@@ -465,10 +519,13 @@ def port_driver(directory, kernel, script=None, lint=False):
             todo[v] = (mods, script)
     print(f'port: {name}: variants {", ".join(todo) or "none"}: {what} on the {kernel} '
           'kernel, a run each')
-    for v, (rc, stdout, reason) in port.run_variants(todo).items():
+    traces = {}
+    for v, (rc, stdout, reason, trace) in port.run_variants(todo).items():
+        traces[v] = trace
         row[v] = Cell('pass' if rc == 0 else 'run failed',
                       '' if rc == 0 else reason + '\n' + stdout[-2000:])
     row = {v: row[v] for v in VARIANTS if v in row}
+    row['T'] = trace_cell(traces, {v: [module_of(k) for k in todo[v][0]] for v in todo})
     table = [(name, row)]
     print_table(out, reports, table, kernel)
     return table

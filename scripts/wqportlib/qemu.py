@@ -85,8 +85,12 @@ def cmdline(append=''):
     # _PRT, whose AML the debug kernel interprets for 20 s under TCG (past
     # ACPICA's 30 s loop limit on a loaded host: the snapshots' virtio disk
     # then had no interrupt; docs/architecture.md, "Snapshots").
+    # debug_boot_weak_hash: %p gives each pointer its own value from the
+    # boot on (a trace names items by address), where it would give
+    # "(____ptrval____)" until the guest's random pool is ready, late.
     return ('console=ttyS0 printk.time=0 loglevel=7 panic=-1 oops=panic '
-            'softlockup_all_cpu_backtrace=1 acpi=noirq rdinit=/init ' + append).strip()
+            'softlockup_all_cpu_backtrace=1 acpi=noirq debug_boot_weak_hash '
+            'rdinit=/init ' + append).strip()
 
 
 def command(image, initrd, accel='tcg', memory=1024, cpus=2, append=''):

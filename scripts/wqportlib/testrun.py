@@ -43,8 +43,10 @@ class Run:
     guest SCRIPT, FILES beside the modules, the findings it EXPECTs, and the
     seconds it may take from its start in the guest."""
 
-    def __init__(self, name, modules, script=None, files=(), expect=(), timeout=180):
+    def __init__(self, name, modules, script=None, files=(), expect=(), timeout=180,
+                 trace=None):
         self.name = name
+        self.trace = trace      # None, or seconds to settle: record a trace
         self.modules = list(modules)
         self.script = script
         self.files = list(files)
@@ -55,13 +57,37 @@ class Run:
 
 
 class Outcome:
-    """A run's verdict: STATUS, REASON, its KTAP document, the console log."""
+    """A run's verdict: STATUS, REASON, its KTAP document, the console log,
+    and its TRACE (text; None when it recorded none, or it was damaged)."""
 
-    def __init__(self, status, reason, doc, log):
+    def __init__(self, status, reason, doc, log, trace=None):
         self.status = status
         self.reason = reason
         self.doc = doc
         self.log = log
+        self.trace = trace
+
+
+TRACE_LINE = 'wqport-trace: '
+TRACE_END = re.compile(r'^wqport: trace end (\d+) (\d+)$')
+
+
+def take_trace(part):
+    """(PART without its trace, the trace's text or None): the lines the
+    guest's trace() printed, whole only if as many as it counted."""
+    keep, lines, count = [], [], None
+    for line in part.split('\n'):
+        if line.startswith(TRACE_LINE):
+            lines.append(line[len(TRACE_LINE):])
+            continue
+        m = TRACE_END.match(line)
+        if m:
+            count = int(m.group(2))
+        keep.append(line)
+    text = '\n'.join(keep)
+    if count is None or count != len(lines):
+        return text, None
+    return text, '\n'.join(lines) + '\n'
 
 
 def judge(scan, timed_out, run):
@@ -219,7 +245,8 @@ def run_all(image, base, runs, rundir, accel, append, boot_timeout, log=None, sn
     and when that cannot be told, each of them runs again alone.  The runs
     of a boot cut short (a crash, a timeout) got no check: they run again,
     after the rest."""
-    payload = initramfs.payload(rundir, [(r.modules, r.script, r.files) for r in runs])
+    payload = initramfs.payload(rundir, [(r.modules, r.script, r.files, r.trace)
+                                         for r in runs])
     whole = None    # the plain boots' initramfs, made for the first
 
     def plain(why):
@@ -280,6 +307,9 @@ def run_all(image, base, runs, rundir, accel, append, boot_timeout, log=None, sn
             continue
         _, parts, leaks = split(text)
         parts = {n: p for n, p in parts.items() if n in group}
+        traces = {}
+        for n in parts:
+            parts[n], traces[n] = take_trace(parts[n])
         if not parts:
             scan = logscan.Scan(text)
             if scan.crash and retries < BOOT_RETRIES:
@@ -326,7 +356,7 @@ def run_all(image, base, runs, rundir, accel, append, boot_timeout, log=None, sn
             scan = logscan.Scan(parts[n])
             status, reason = judge(scan, n == cut and result.timed_out, runs[n - 1])
             outcomes[n] = Outcome(status, reason, document(scan, runs[n - 1], status, reason),
-                                  path)
+                                  path, traces.get(n))
         if rest or recheck:
             groups.insert(0, rest + recheck)
     return [outcomes[n] for n in range(1, len(runs) + 1)]
