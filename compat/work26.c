@@ -58,6 +58,7 @@
 #include "wqcompat.h"
 #include "wqcompat_hooks.h"
 #include "work26_rec.h"
+#include "work26_trace.h"
 
 /*
  * The record of a legacy item, binding it if it has none.  Called inside
@@ -335,10 +336,14 @@ bool wqcompat_queue_dwork_on(int cpu, struct workqueue_struct *wq,
 	if (!rec)
 		return false;
 	rcu_read_lock();	/* destroy_workqueue() waits for it */
-	if (unlikely(delay && w26_wq_dying(wq)))
+	if (unlikely(delay && w26_wq_dying(wq))) {
 		w26_refuse_destroyed((const void *)READ_ONCE(rec->func));
-	else
+	} else {
+		/* the kernel queues and arms the driver's own work and timer */
+		trace_wqcompat_work26_bind(&dwork->work, &dwork->work, &dwork->timer,
+					   (const void *)READ_ONCE(rec->func));
 		ret = (queue_delayed_work_on)(cpu, wq, dwork, delay);
+	}
 	rcu_read_unlock();
 	return ret;
 }

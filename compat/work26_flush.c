@@ -318,14 +318,17 @@ static bool w26_behind_other(struct wqcompat_work26_rec *rec,
 static enum w26_hand w26_hand_try(struct wqcompat_work26_rec *rec, void *pwq,
 				  struct workqueue_struct *wq)
 {
+	const void *item;
 	unsigned long flags;
 	enum w26_hand took;
 
 	raw_spin_lock_irqsave(&w26_lock, flags);
 	took = w26_hand_take(rec, pwq, wq);
+	/* for the trace: an unload may unbind the record once unlocked */
+	item = rec->item;
 	raw_spin_unlock_irqrestore(&w26_lock, flags);
 	if (took == W26_HAND_TAKEN)
-		w26_hand_run(rec);
+		w26_hand_run(rec, item);
 	else if (took == W26_HAND_BUSY)
 		w26_run_end(rec, false);
 	return took;

@@ -91,15 +91,17 @@ bool w26_plain_queue(int cpu, struct workqueue_struct *wq,
 		return false;
 	}
 	wqcompat_test_delay(WQCOMPAT_HOOK_PLAIN_TAKEN);
-	trace_wqcompat_work26_bind(work, &rec->dwork.work, &rec->dwork.timer,
-				   (const void *)work->func);
 	rcu_read_lock();
-	if (READ_ONCE(rec->dying))
+	if (READ_ONCE(rec->dying)) {
 		ret = false;
-	else if (w26_wq_dying(wq))
+	} else if (w26_wq_dying(wq)) {
 		w26_refuse_destroyed((const void *)work->func);
-	else
+	} else {
+		/* still @work's record: a going module's unload waits for us */
+		trace_wqcompat_work26_bind(work, &rec->dwork.work, &rec->dwork.timer,
+					   (const void *)work->func);
 		ret = (queue_delayed_work_on)(cpu, wq, &rec->dwork, delay);
+	}
 	rcu_read_unlock();
 	if (!ret)
 		clear_bit(WORK_STRUCT_PENDING_BIT, work_data_bits(work));

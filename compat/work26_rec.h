@@ -169,7 +169,7 @@ enum w26_hand {
 };
 enum w26_hand w26_hand_take(struct wqcompat_work26_rec *rec, void *pwq,
 			    struct workqueue_struct *wq);
-void w26_hand_run(struct wqcompat_work26_rec *rec);
+void w26_hand_run(struct wqcompat_work26_rec *rec, const void *item);
 
 bool w26_module_refused(struct module *owner, void (*func)(void *data),
 			struct work_struct *item);

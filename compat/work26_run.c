@@ -48,6 +48,10 @@
 #define CREATE_TRACE_POINTS
 #include "work26_trace.h"
 
+/* For the KUnit suite that checks what they say (tests/kunit/work26). */
+EXPORT_TRACEPOINT_SYMBOL_GPL(wqcompat_work26_bind);
+EXPORT_TRACEPOINT_SYMBOL_GPL(wqcompat_work26_run);
+
 static_assert(sizeof(long) == 8, "@runs packs two 32-bit counts");
 
 /* ------------------------------------------------------------------ */
@@ -385,16 +389,15 @@ enum w26_hand w26_hand_take(struct wqcompat_work26_rec *rec, void *pwq,
 /**
  * w26_hand_run - run an item w26_hand_take() took, in the caller
  * @rec: the record
+ * @item: its item, as read under w26_lock with the take (for the trace)
  *
  * Context: process (a worker); sleeps if the handler does.  Not under
  * w26_lock.
  */
-void w26_hand_run(struct wqcompat_work26_rec *rec)
+void w26_hand_run(struct wqcompat_work26_rec *rec, const void *item)
 {
 	void (*func)(void *data);
 	void *data;
-
-	const void *item = READ_ONCE(rec->item);
 
 	w26_get_handler(rec, &func, &data);
 	if (func) {

@@ -6,14 +6,17 @@
  * workqueue:* and timer:* events record its life under the shadow's
  * addresses and w26_shadow_fn: these two events give the names back.
  *
- *  - wqcompat_work26_bind: an item gets a record; from here the shadow's
- *    work and timer addresses in the kernel's events are this item's.
+ *  - wqcompat_work26_bind: an item gets a record (or, given to the
+ *    kernel's delayed API, is queued as it is); from here the shadow's work
+ *    and timer addresses in the kernel's events are this item's.
  *  - wqcompat_work26_run: a handler call begins or ends, with the item
  *    and the handler it calls, whoever runs it (the shadow's worker, a
  *    flush running it by hand, the kernel running the driver's own item).
  *
  * `wqport trace` (scripts/wqport-trace, scripts/wqportlib/trace_read.py)
- * reads them beside the kernel's.  CREATE_TRACE_POINTS: compat/work26.c.
+ * reads them beside the kernel's.  CREATE_TRACE_POINTS: compat/work26_run.c.
+ * A handler changed on a bound item (INIT_WORK, PREPARE_WORK) has no event:
+ * the next run names it.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM wqcompat_work26

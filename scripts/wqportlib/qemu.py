@@ -88,9 +88,20 @@ def cmdline(append=''):
     # debug_boot_weak_hash: %p gives each pointer its own value from the
     # boot on (a trace names items by address), where it would give
     # "(____ptrval____)" until the guest's random pool is ready, late.
+    # trace_event=: the events a trace records (wqport test --trace) are on
+    # from the boot, turned on before the other CPUs come up: turning one
+    # on later patches kernel text across CPUs, which multi-threaded TCG
+    # on a busy host has stalled on for a minute (a soft lockup).
     return ('console=ttyS0 printk.time=0 loglevel=7 panic=-1 oops=panic '
             'softlockup_all_cpu_backtrace=1 acpi=noirq debug_boot_weak_hash '
-            'rdinit=/init ' + append).strip()
+            f'trace_event={",".join(TRACE_EVENTS)} rdinit=/init ' + append).strip()
+
+
+# The kernel's events of wqport trace (trace-record.sh's EVENTS).
+TRACE_EVENTS = ('workqueue:workqueue_queue_work', 'workqueue:workqueue_execute_start',
+                'workqueue:workqueue_execute_end', 'timer:timer_start', 'timer:timer_cancel',
+                'timer:timer_expire_entry', 'timer:timer_expire_exit', 'module:module_load',
+                'module:module_free')
 
 
 def command(image, initrd, accel='tcg', memory=1024, cpus=2, append=''):

@@ -37,10 +37,12 @@
 
 T=${WQPORT_TRACEFS:-/sys/kernel/tracing}
 STATE=${WQPORT_TRACE_STATE:-/tmp/wqport-trace.state}
+# The kernel's events; wqcompat.ko's (wqcompat_tq, wqcompat_work26) come
+# and go with it (shim_events).
 EVENTS='workqueue/workqueue_queue_work workqueue/workqueue_execute_start
 workqueue/workqueue_execute_end timer/timer_start timer/timer_cancel
 timer/timer_expire_entry timer/timer_expire_exit module/module_load
-module/module_free wqcompat_tq wqcompat_work26'
+module/module_free'
 
 die() { echo "wqport-trace: $*" >&2; exit 2; }
 
@@ -57,8 +59,12 @@ set_event() {
 	[ -e "$T/events/$1/enable" ] && echo "$2" > "$T/events/$1/enable" 2>/dev/null
 }
 
+# Turning an event on or off patches kernel text, which a busy emulator
+# (QEMU's multi-threaded TCG) can stall on: an event already on (the
+# kernel command line's trace_event=, as wqport test boots its guests) is
+# left as it is, and stop turns off only what start turned on.
 start() {
-	kb=8192
+	kb=
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--buffer-kb) kb=$2; shift 2 ;;
@@ -70,10 +76,13 @@ start() {
 	: > "$STATE/symbols"
 	echo 0 > "$T/tracing_on"
 	echo nop > "$T/current_tracer"
-	echo "$kb" > "$T/buffer_size_kb" 2>/dev/null
+	[ -z "$kb" ] || echo "$kb" > "$T/buffer_size_kb" 2>/dev/null
 	echo irq-info > "$T/trace_options" 2>/dev/null
+	: > "$STATE/turned-on"
 	for e in $EVENTS; do
-		set_event "$e" 1
+		if [ -e "$T/events/$e/enable" ] && [ "$(cat "$T/events/$e/enable")" = 0 ]; then
+			set_event "$e" 1 && echo "$e" >> "$STATE/turned-on"
+		fi
 	done
 	[ -e "$T/events/workqueue/workqueue_execute_start/enable" ] ||
 		die "the kernel has no workqueue events (CONFIG_EVENT_TRACING)"
@@ -164,9 +173,9 @@ stop() {
 	[ -d "$STATE" ] || die "not started (no $STATE)"
 	echo 0 > "$T/tracing_on"
 	drain
-	for e in $EVENTS; do
+	while read -r e; do
 		set_event "$e" 0
-	done
+	done < "$STATE/turned-on"
 	{
 		echo "# wqport-trace 1"
 		echo "# kernel $(uname -r)"
