@@ -99,6 +99,15 @@ def inside_own_run(it, q):
                r.cpu == q.cpu and r.pid == q.pid and r.ctx == q.ctx for r in it.runs)
 
 
+def last_run_requeued(it):
+    if not it.runs:
+        return False
+    last = max(it.runs, key=lambda r: r.start)
+    return any(last.start <= q.ts and (last.end is None or q.ts <= last.end) and
+               q.cpu == last.cpu and q.pid == last.pid and q.ctx == last.ctx
+               for q in it.queueings)
+
+
 def delays(it):
     """Seconds from each arm to the run that followed it."""
     out = []
@@ -117,8 +126,11 @@ def summarise(model, items):
     s.queue_ctx = tuple(sorted({q.ctx for it in items for q in it.queueings
                                 if not inside_own_run(it, q)}))
     s.self_concurrent = max((overlaps(it.runs) for it in items), default=0)
-    s.periodic = any(sum(inside_own_run(it, q) for q in it.queueings) >= 2
-                     for it in items)
+    # re-queueing itself for as long as the driver is loaded: its last run
+    # queued it again (an item that re-queues itself a set number of times
+    # stops doing so), and more than once
+    s.periodic = any(sum(inside_own_run(it, q) for q in it.queueings) >= 2 and
+                     last_run_requeued(it) for it in items)
     if s.periodic:
         starts = sorted(r.start for it in items for r in it.runs)
         if len(starts) >= 3 and starts[-1] > starts[0]:
