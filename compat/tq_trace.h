@@ -78,7 +78,8 @@ TRACE_EVENT(wqcompat_tq_done,
 	TP_printk("task=%p routine=%ps", __entry->task, __entry->routine)
 );
 
-TRACE_EVENT(wqcompat_bh_run,
+/* A bottom half's routine called, and returned. */
+DECLARE_EVENT_CLASS(wqcompat_bh,
 	TP_PROTO(int nr, void (*routine)(void)),
 	TP_ARGS(nr, routine),
 	TP_STRUCT__entry(
@@ -92,19 +93,14 @@ TRACE_EVENT(wqcompat_bh_run,
 	TP_printk("bh=%d routine=%ps", __entry->nr, __entry->routine)
 );
 
-/* The routine a wqcompat_bh_run event called has returned. */
-TRACE_EVENT(wqcompat_bh_done,
+DEFINE_EVENT(wqcompat_bh, wqcompat_bh_run,
 	TP_PROTO(int nr, void (*routine)(void)),
-	TP_ARGS(nr, routine),
-	TP_STRUCT__entry(
-		__field(int, nr)
-		__field(void *, routine)
-	),
-	TP_fast_assign(
-		__entry->nr = nr;
-		__entry->routine = routine;
-	),
-	TP_printk("bh=%d routine=%ps", __entry->nr, __entry->routine)
+	TP_ARGS(nr, routine)
+);
+
+DEFINE_EVENT(wqcompat_bh, wqcompat_bh_done,
+	TP_PROTO(int nr, void (*routine)(void)),
+	TP_ARGS(nr, routine)
 );
 
 #endif /* _WQCOMPAT_TQ_TRACE_H */
