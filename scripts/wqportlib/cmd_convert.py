@@ -1502,7 +1502,7 @@ def convert(args, sources):
                            batch, progress)
             in_batches(args.jobs, lambda b: stage_pass(b, 'stage2', stages, args.mode,
                                                        '02-work-handler.cocci'),
-                       convert_handlers.decisions(first), progress, 'stage 2, handlers')
+                       convert_handlers.decisions(groups), progress, 'stage 2, handlers')
             asked = backptr_requests(live)
             # prototypes of handlers converted in another .c: the headers'
             # pass changes theirs, a .c that declares one gets 08 alone

@@ -224,9 +224,18 @@ def give_uses(batch, groups):
             d.env['WQPORT_FOREIGN_USES'] = path
 
 
-def decisions(cfiles):
+def decisions(groups):
     """The registering files whose handlers' definers decided: each gets
-    them (WQPORT_FOREIGN_DECIDED) for its second pass of 02 alone."""
+    them (WQPORT_FOREIGN_DECIDED) for its second pass of 02 alone.  A
+    decision goes to the files of the definer's group only: two drivers of
+    one run may each define a handler of the same name."""
+    again = []
+    for group in groups:
+        again += _decisions(_cfiles(group))
+    return again
+
+
+def _decisions(cfiles):
     decided = {}
     for d in cfiles:
         if 'WQPORT_DECIDED_OUT' not in d.env:
