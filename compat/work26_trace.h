@@ -17,6 +17,10 @@
  * reads them beside the kernel's.  CREATE_TRACE_POINTS: compat/work26_run.c.
  * A handler changed on a bound item (INIT_WORK, PREPARE_WORK) has no event:
  * the next run names it.
+ *
+ * wqcompat_work26_bind fires with the layer's raw spinlock held and
+ * interrupts off: a probe attached to it (a KUnit test, a module) must
+ * not sleep and may take only raw spinlocks.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM wqcompat_work26

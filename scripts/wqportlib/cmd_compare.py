@@ -9,7 +9,7 @@ import os
 import sys
 import tempfile
 
-from . import cmd_build, cmd_test, trace_compare, trace_model, trace_read
+from . import cmd_build, cmd_test, cmd_trace, trace_compare, trace_model, trace_read
 from .paths import WqportError
 
 SETTLE_MAX = 30
@@ -87,11 +87,9 @@ def run(args):
         if not r.get('trace'):
             raise WqportError(f'{name}: no trace ({r["outcome"]}; console log: {r["log"]})')
         tr = trace_read.read(r['trace'])
-        loaded = trace_model.modules_loaded(tr)
-        if len(loaded) != 1:
-            raise WqportError(f'{name}: {len(loaded)} driver modules in the trace: '
-                              'one a variant')
-        models.append(trace_model.build(tr, loaded[0]))
+        module = cmd_trace.module_of(tr, name, None,
+                                     'wqport compare builds one module a directory')
+        models.append(trace_model.build(tr, module))
     res = trace_compare.compare(models, names, factor=args.delay_factor)
     sys.stdout.write(trace_compare.table(res))
     for f in failed:

@@ -68,13 +68,15 @@ def record(args):
     os.execvp('sh', argv + ['--'] + cmd)
 
 
-def module_of(trace, path, module):
+def module_of(trace, path, module, hint='give --module'):
+    """MODULE, or the one driver module TRACE (read from PATH) loads;
+    none or several: an error ending in HINT."""
     if module:
         return module
     loaded = trace_model.modules_loaded(trace)
     if len(loaded) != 1:
         raise WqportError(f'{path}: {"no module" if not loaded else "several modules"} '
-                          f'loaded in the trace ({", ".join(loaded) or "none"}): give --module')
+                          f'loaded in the trace ({", ".join(loaded) or "none"}): {hint}')
     return loaded[0]
 
 

@@ -34,7 +34,8 @@ struct w26t_run {
 	int how, end;
 };
 
-static DEFINE_SPINLOCK(w26t_lock);
+/* Raw: the bind event fires under the layer's raw spinlock. */
+static DEFINE_RAW_SPINLOCK(w26t_lock);
 static struct w26t_bind w26t_binds[W26T_MAX];
 static struct w26t_run w26t_runs[W26T_MAX];
 static int w26t_nbinds, w26t_nruns;
@@ -45,10 +46,10 @@ static void w26t_on_bind(void *unused, const void *item, const void *shadow,
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&w26t_lock, flags);
+	raw_spin_lock_irqsave(&w26t_lock, flags);
 	if (item == w26t_watch && w26t_nbinds < W26T_MAX)
 		w26t_binds[w26t_nbinds++] = (struct w26t_bind){ item, shadow, timer, handler };
-	spin_unlock_irqrestore(&w26t_lock, flags);
+	raw_spin_unlock_irqrestore(&w26t_lock, flags);
 }
 
 static void w26t_on_run(void *unused, const void *item, const void *handler,
@@ -56,21 +57,21 @@ static void w26t_on_run(void *unused, const void *item, const void *handler,
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&w26t_lock, flags);
+	raw_spin_lock_irqsave(&w26t_lock, flags);
 	if (item == w26t_watch && w26t_nruns < W26T_MAX)
 		w26t_runs[w26t_nruns++] = (struct w26t_run){ item, handler, how, end };
-	spin_unlock_irqrestore(&w26t_lock, flags);
+	raw_spin_unlock_irqrestore(&w26t_lock, flags);
 }
 
 static void w26t_watch_item(const void *item)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&w26t_lock, flags);
+	raw_spin_lock_irqsave(&w26t_lock, flags);
 	w26t_watch = item;
 	w26t_nbinds = 0;
 	w26t_nruns = 0;
-	spin_unlock_irqrestore(&w26t_lock, flags);
+	raw_spin_unlock_irqrestore(&w26t_lock, flags);
 }
 
 static int w26t_init(struct kunit *test)
