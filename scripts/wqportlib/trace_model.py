@@ -165,8 +165,10 @@ class Builder:
             it.runs.append(Run(ev.ts, ev.ctx, ev.cpu, by=by, pid=ev.pid))
             self.late(ev, it, 'ran')
             return
+        # the run the same task began: a worker of an unbound pool, or one
+        # that slept, may end on another CPU than it began on
         for r in reversed(it.runs):
-            if r.end is None and r.cpu == ev.cpu:
+            if r.end is None and (r.pid == ev.pid if r.pid is not None else r.cpu == ev.cpu):
                 r.end = ev.ts
                 return
 
