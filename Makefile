@@ -45,7 +45,7 @@ PREFIX ?= /usr/local
 # Install the Debian packages once, when a tool is missing.
 DEPS = @scripts/install-deps --check 2>/dev/null || scripts/install-deps
 
-.PHONY: all modules port check check-kcsan check-tests fuzz soak lint bench debug-kernel install uninstall deb docs clean deps
+.PHONY: all modules port check check-kcsan check-tests fuzz soak trace-soak lint bench debug-kernel install uninstall deb docs clean deps
 
 all: modules
 
@@ -94,6 +94,15 @@ fuzz:
 soak:
 	$(DEPS)
 	$(foreach k,$(KERNEL),scripts/soak --kernel $(k) $(if $(CYCLES),--cycles $(CYCLES)) &&) true
+
+# wqport compare's negative controls, RUNS times on each kernel
+RUNS ?= 20
+trace-soak:
+	$(DEPS)
+	scripts/fetch-kernel 6.1 >/dev/null
+	scripts/fetch-kernel 6.12 >/dev/null
+	scripts/build-debug-kernel --variant kasan >/dev/null
+	tests/trace/soak --runs $(RUNS) $(or $(TRACE_KERNELS),6.1 6.12 debug)
 
 port:
 	$(DEPS)
