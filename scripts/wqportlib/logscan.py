@@ -19,6 +19,8 @@ FINDINGS = [
     ('kmemleak', re.compile(r'unreferenced object 0x')),
     ('hung task', re.compile(r'INFO: task .* blocked for more than')),
     ('rcu stall', re.compile(r'rcu: INFO: .*detected stalls')),
+    # a printk from inside a trace event (qemu.cmdline(): trace_clock)
+    ('trace clock', re.compile(r'Ring buffer clock went backwards')),
     # The shim accepted work it then could not run, or refused work that the
     # old API would have run: lost work, whatever the caller was told.
     ('lost work', re.compile(r'wqcompat: .*: (not queued|(handler unknown, )?not run)$')),

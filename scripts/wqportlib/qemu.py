@@ -92,9 +92,19 @@ def cmdline(append=''):
     # from the boot, turned on before the other CPUs come up: turning one
     # on later patches kernel text across CPUs, which multi-threaded TCG
     # on a busy host has stalled on for a minute (a soft lockup).
+    # trace_clock=mono: events recorded from the boot on, the default clock
+    # (local) can go back when the TSC is calibrated again (on a loaded
+    # host, where the PIT calibration fails), and the ring buffer then says
+    # so with a printk from inside an event, the workqueue pool's lock held.
+    # On the debug kernel that printk ties the pool's lock to the serial
+    # port's; the host's next word on the console (a restored snapshot's
+    # "wqport-load") queues the tty's work from the port's interrupt, and
+    # lockdep's report of the cycle, printed to that same port, deadlocks.
+    # The monotonic clock never goes back.
     return ('console=ttyS0 printk.time=0 loglevel=7 panic=-1 oops=panic '
             'softlockup_all_cpu_backtrace=1 acpi=noirq debug_boot_weak_hash '
-            f'trace_event={",".join(TRACE_EVENTS)} rdinit=/init ' + append).strip()
+            f'trace_event={",".join(TRACE_EVENTS)} trace_clock=mono rdinit=/init ' +
+            append).strip()
 
 
 # The kernel's events of wqport trace (trace-record.sh's EVENTS).
