@@ -41,11 +41,15 @@ ok() {
 # The guest /init opened the subtest (KTAP version, name): plan and results.
 echo "1..11"
 [ "${WARN:-0}" = 1 ] || { echo N > $PARAM; echo N > $PARAM26; }
-# the tracepoints: on for the loop, switched while wqcompat is idle
+# the tracepoints: on for the loop, switched while wqcompat is idle, in a
+# trace instance of their own (the guests boot with the kernel's workqueue
+# and timer events on in the main buffer, which overwrite older events)
 T=/sys/kernel/tracing
 mount -t tracefs nodev $T 2>/dev/null
 echo 0 > $T/options/record-cmd
 echo 0 > $T/options/record-tgid
+T=$T/instances/unload-loop
+mkdir $T 2>/dev/null
 [ -d $T/events/wqcompat_tq ] && echo 1 > $T/events/wqcompat_tq/enable
 # The shim's own counts, not the kernel log: 200 unloads overflow its ring.
 misuse() { awk '$1 == "misuse" { print $2 }' $DBG; }
@@ -144,6 +148,7 @@ b=$(grep -c 'wqcompat_bh_run:' $T/trace 2>/dev/null)
 [ "${q:-0}" -gt 0 ] && [ "${r:-0}" -gt 0 ] && [ "${b:-0}" -gt 0 ]
 ok $? "tracepoints fired: queue ${q:-0}, run ${r:-0}, bh ${b:-0}"
 grep -m 3 'wqcompat_tq_run:' $T/trace | sed 's/^/# /'
+rmdir $T 2>/dev/null
 
 echo Y > $PARAM
 echo Y > $PARAM26
