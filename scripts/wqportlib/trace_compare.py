@@ -269,7 +269,9 @@ def compare(models, names, factor=2.0):
             if vi == 0:
                 continue
             if r is None:
-                diff('new', f'runs here ({s.runs} runs) and not in {names[0]}')
+                # (a handler of a third variant only is that variant's)
+                if s is not None:
+                    diff('new', f'runs here ({s.runs} runs) and not in {names[0]}')
                 continue
             if s is None:
                 if r.runs and h in dispatchers(models[0]):

@@ -166,9 +166,11 @@ class Builder:
             self.late(ev, it, 'ran')
             return
         # the run the same task began: a worker of an unbound pool, or one
-        # that slept, may end on another CPU than it began on
+        # that slept, may end on another CPU than it began on; an interrupt
+        # (a timer's expiry) ends where it began, and its pid is only the
+        # task it interrupted (the idle tasks of all CPUs share pid 0)
         for r in reversed(it.runs):
-            if r.end is None and (r.pid == ev.pid if r.pid is not None else r.cpu == ev.cpu):
+            if r.end is None and r.pid == ev.pid and (ev.ctx == 'task' or r.cpu == ev.cpu):
                 r.end = ev.ts
                 return
 
