@@ -92,17 +92,11 @@ def overlaps(runs):
     return most
 
 
-def same_task(r, q):
-    """Did queueing Q come from the task of run R?  (A task may have moved
-    to another CPU since its run began; an interrupt's pid is the task it
-    interrupted, on that CPU.)"""
-    return r.pid == q.pid and r.ctx == q.ctx and (q.ctx == 'task' or r.cpu == q.cpu)
-
-
 def inside_own_run(it, q):
     """Was queueing Q made by the item's own handler (same task, during a
     run)?"""
-    return any(r.start <= q.ts and (r.end is None or q.ts <= r.end) and same_task(r, q)
+    return any(r.start <= q.ts and (r.end is None or q.ts <= r.end) and
+               r.same_task(q.ctx, q.cpu, q.pid)
                for r in it.runs)
 
 
@@ -111,7 +105,7 @@ def last_run_requeued(it):
         return False
     last = max(it.runs, key=lambda r: r.start)
     return any(last.start <= q.ts and (last.end is None or q.ts <= last.end) and
-               same_task(last, q) for q in it.queueings)
+               last.same_task(q.ctx, q.cpu, q.pid) for q in it.queueings)
 
 
 def delays(it):

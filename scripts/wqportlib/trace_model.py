@@ -42,6 +42,14 @@ class Run:
     by: str = 'worker'
     pid: int = -1
 
+    def same_task(self, ctx, cpu, pid):
+        """Is an event in CTX on CPU by PID this run's own task?  A task may
+        have moved to another CPU since the run began (a worker of an
+        unbound pool, one that slept); an interrupt (a timer's expiry)
+        stays on its CPU, and its pid is only the task it interrupted (the
+        idle tasks of all CPUs share pid 0)."""
+        return self.pid == pid and self.ctx == ctx and (ctx == 'task' or self.cpu == cpu)
+
 
 @dataclass
 class Item:
@@ -165,12 +173,9 @@ class Builder:
             it.runs.append(Run(ev.ts, ev.ctx, ev.cpu, by=by, pid=ev.pid))
             self.late(ev, it, 'ran')
             return
-        # the run the same task began: a worker of an unbound pool, or one
-        # that slept, may end on another CPU than it began on; an interrupt
-        # (a timer's expiry) ends where it began, and its pid is only the
-        # task it interrupted (the idle tasks of all CPUs share pid 0)
+        # the run the same task began
         for r in reversed(it.runs):
-            if r.end is None and r.pid == ev.pid and (ev.ctx == 'task' or r.cpu == ev.cpu):
+            if r.end is None and r.same_task(ev.ctx, ev.cpu, ev.pid):
                 r.end = ev.ts
                 return
 
