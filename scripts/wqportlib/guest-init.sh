@@ -114,26 +114,23 @@ run() {
 		# name need not be its module's
 		mod=$(modules | grep -vxF -f /tmp/modules.pre | head -n 1)
 		[ -n "$mod" ] || mod=$(echo "${m%.ko}" | tr - _)
-		# wqcompat.ko's events on before the driver loads; the
-		# driver's symbols kept
-		if [ -n "$TRACE" ]; then
-			if [ "$mod" = wqcompat ]; then
-				wqport-trace shim
-			else
-				wqport-trace symbols "$mod"
-			fi
-		fi
+		# wqcompat.ko's events on before the driver loads
+		[ -z "$TRACE" ] || [ "$mod" != wqcompat ] || wqport-trace shim
 		loaded="$mod:${m%.ko} $loaded"
 	done
-	[ -x /scenario ] && scenario
+	# the drivers' symbols kept while they are loaded (a scenario may
+	# unload one), in one read of /proc/kallsyms
 	if [ -n "$TRACE" ]; then
 		drivers=
 		for entry in $loaded; do
 			[ "${entry%%:*}" = wqcompat ] || drivers="$drivers ${entry%%:*}"
 		done
 		# shellcheck disable=SC2086 # one word a module
-		[ -z "$drivers" ] || wqport-trace settle "$TRACE" 30 $drivers
+		[ -z "$drivers" ] || wqport-trace symbols $drivers
 	fi
+	[ -x /scenario ] && scenario
+	# shellcheck disable=SC2086 # one word a module
+	[ -z "$TRACE" ] || [ -z "$drivers" ] || wqport-trace settle "$TRACE" 30 $drivers
 	for entry in $loaded; do
 		mod=${entry%%:*}
 		m=${entry#*:}

@@ -121,12 +121,15 @@ symbols() {
 	tracefs
 	[ -d "$STATE" ] || die "not started (no $STATE)"
 	shim_events
+	# one read of /proc/kallsyms for all the names: each read formats
+	# the kernel's whole symbol table, seconds under an emulator
 	if [ $# -eq 0 ]; then
 		grep '\[' /proc/kallsyms >> "$STATE/symbols"
 	else
 		for m in "$@"; do
-			grep "\[$m\]\$" /proc/kallsyms >> "$STATE/symbols"
-		done
+			echo "[$m]"
+		done > "$STATE/names"
+		grep -F -f "$STATE/names" /proc/kallsyms >> "$STATE/symbols"
 	fi
 	# a kernel that hides addresses (kptr_restrict) gives zeros: useless
 	grep -v '^0* ' "$STATE/symbols" | sort -u > "$STATE/symbols.new"
