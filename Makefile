@@ -19,7 +19,8 @@
 #                     ways in that kernel (about a minute each)
 #   make soak         the shim's soak: 1,000,000 cycles from 8 producers,
 #                     handlers flushing queues and a CPU going offline and back
-#                     (CYCLES=N, KERNEL=...)
+#                     (CYCLES=N, KERNEL=...); then 1,000 unloads of a driver
+#                     with work pending (UNLOADS=N)
 #   make lint         W=1 and sparse (C=2) builds, zero warnings, every kernel
 #   make bench        shim overhead (on both stock kernels), conversion speed,
 #                     test cycle time (TREE=DIR[:INCLUDE]: a whole tree too)
@@ -93,7 +94,7 @@ fuzz:
 
 soak:
 	$(DEPS)
-	$(foreach k,$(KERNEL),scripts/soak --kernel $(k) $(if $(CYCLES),--cycles $(CYCLES)) &&) true
+	$(foreach k,$(KERNEL),scripts/soak --kernel $(k) $(if $(CYCLES),--cycles $(CYCLES)) $(if $(UNLOADS),--unloads $(UNLOADS)) &&) true
 
 # wqport compare's negative controls, RUNS times on each kernel
 RUNS ?= 20
