@@ -124,7 +124,7 @@ class Builder:
         # a delayed item armed and never fired is tied to no item; it is
         # the module's when one of its handlers armed it
         ours = sum(1 for arms in self.unkeyed_arms.values() for a in arms
-                   if self.in_a_run(a[0], a[3], a[4]))
+                   if self.in_a_run(a[0], a[2], a[3], a[4]))
         if ours:
             self.m.notes.append(f'{ours} delayed-work timer arm(s) by its handlers tied to no '
                                 'item: the timer never fired, so no event says whose it was')
@@ -164,9 +164,11 @@ class Builder:
         it = self.item(('work', ev.f['item']), 'work', ev.f['fn'][0])
         self.run_edge(ev, it, ev.f['phase'] == 'start', ev.f['by'])
 
-    def in_a_run(self, ts, cpu, pid):
+    def in_a_run(self, ts, ctx, cpu, pid):
+        """Was an event at TS in CTX on CPU by PID one of a run of the
+        module's handlers (Run.same_task)?"""
         return any(r.start <= ts and (r.end is None or ts <= r.end) and
-                   r.cpu == cpu and r.pid == pid for it in self.m.items for r in it.runs)
+                   r.same_task(ctx, cpu, pid) for it in self.m.items for r in it.runs)
 
     def run_edge(self, ev, it, start, by='worker'):
         if start:
