@@ -1067,8 +1067,8 @@ def keep_tqueue_header(src, stages):
 
 def finish_items(src, stages, arities):
     """SRC's output, and the items for what the stages left of the old APIs
-    and for handlers still cast to another function type (arities: the
-    run's check.alias_arities()); the 2.4 header, where the output still
+    and for handlers still cast to another function type (arities:
+    check.alias_arities() of its group of files); the 2.4 header, where the output still
     needs it, is keep_tqueue_header()'s."""
     with open(src.work, 'rb') as f:
         src.output = f.read()
@@ -1462,12 +1462,18 @@ def convert(args, sources):
         in_batches(args.jobs, lambda b: stage_pass(b, 'stage1', stages, args.mode),
                    [s for s in live if not s.tq_macro], progress,
                    '' if stages == ['stage1'] else 'stage 1')
-        forwards = {}
+        forwards = []   # the groups with forwarding macros
         if 'stage2' in stages and args.mode == 'patch':
-            # a driver's INIT_WORK_COMPAT(w, f, d): converted at its uses
-            forwards = convert_forward.find([read_work(s) for s in live])
-            for s in live if forwards else ():
-                rewrite_work(s, lambda t: convert_forward.hide(t, forwards))
+            # a driver's INIT_WORK_COMPAT(w, f, d): converted at its uses,
+            # the macros of each group of files its own (two drivers of a
+            # tree may each define one of the same name)
+            for group in components(sources):
+                group = [s for s in group if not s.refused]
+                found = convert_forward.find([read_work(s) for s in group])
+                if found:
+                    forwards.append(group)
+                    for s in group:
+                        rewrite_work(s, lambda t, f=found: convert_forward.hide(t, f))
         if 'stage2' in stages:
             # a driver's macro that hands its argument to a delayed call is
             # a wrapper (convert_macros): its uses are counted from the start
@@ -1515,18 +1521,22 @@ def convert(args, sources):
             backptr_check(asked)
         if progress:
             progress.close()
-        if forwards:
-            done = convert_forward.converted([read_work(s) for s in live])
-            for s in live:
-                rewrite_work(s, lambda t: convert_forward.restore(t, done))
-        arities = check.alias_arities([read_work(s) for s in sources if not s.refused],
-                                      stages) if 'stage2' in stages else {}
+        for group in forwards:
+            done = convert_forward.converted([read_work(s) for s in group])
+            for s in group:
+                rewrite_work(s, lambda t, d=done: convert_forward.restore(t, d))
+        # the arities of a macro's uses, in its group of files
+        arities = {}
+        for group in components(sources) if 'stage2' in stages else ():
+            group = [s for s in group if not s.refused]
+            found = check.alias_arities([read_work(s) for s in group], stages)
+            arities.update((id(s), found) for s in group)
         for s in sources:
             unmask(s)
             if s.refused:
                 s.output = s.data
             else:
-                finish_items(s, stages, arities)
+                finish_items(s, stages, arities.get(id(s), {}))
             if s.failed:
                 # the stages' items speak of an output not written
                 s.items = [reasons.Item(1, 'check', 'W208', s.failed)]

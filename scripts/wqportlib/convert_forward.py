@@ -10,8 +10,9 @@ macros of their own: acx100's
 Stage 2's rules see INIT_WORK only inside the #define, where the handler is
 a macro parameter (W105), and not at the uses, where the handlers are named.
 So for a macro that only forwards its three parameters, in order, to the
-old 3-argument form, and is defined once in the run: before stage 2 each
-use M(a, b, c) in the work copies becomes INIT_WORK/*wqport:M*/(a, b, c) (a
+old 3-argument form, and is defined once in its group of files (the
+files tied by the run's headers; cmd_convert.components()): before stage
+2 each use M(a, b, c) in the work copies becomes INIT_WORK/*wqport:M*/(a, b, c) (a
 call the rules convert like any other; they keep the comment) and the
 #define's body is hidden from them; after stage 2 each use the rules
 converted becomes M(a, b) again and the #define takes two parameters.  A
@@ -41,7 +42,7 @@ def _live(text):
 
 def find(texts):
     """{name: call} of the forwarding macros defined once in TEXTS (the
-    run's work copies, before stage 2)."""
+    work copies of a group of files, before stage 2)."""
     found, defined = {}, {}
     for text in texts:
         live = _live(text)
