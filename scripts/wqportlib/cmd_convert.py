@@ -60,9 +60,9 @@ def add_parser(sub):
                        'human go to stderr as FILE:LINE: wqport[ID]: REASON (`wqport '
                        'explain ID`: what it means and what to do).  Exit 0: '
                        'nothing left for a human; 1: items reported (a file spatch '
-                       'fails on is one: W208, written as read, the others converted); '
-                       '2: error (nothing written), or a file refused because spatch '
-                       'cannot parse its deferred-work code (the others are converted).')
+                       'fails on, W208, or cannot parse the deferred-work code of, W209, '
+                       'is one: written as read, the others converted); 2: error in '
+                       'what was asked (nothing written).')
     p.add_argument('--to', choices=('2.6', 'modern'), default='modern')
     out = p.add_mutually_exclusive_group()
     out.add_argument('--diff', action='store_true', help='print a unified diff (default)')
@@ -1540,6 +1540,8 @@ def convert(args, sources):
             if s.failed:
                 # the stages' items speak of an output not written
                 s.items = [reasons.Item(1, 'check', 'W208', s.failed)]
+            elif s.refused:
+                s.items = [reasons.Item(s.refused[0], 'check', 'W209', s.refused[1])]
         for s in sources:
             if not s.refused:
                 keep_tqueue_header(s, stages)
@@ -1604,8 +1606,6 @@ def convert(args, sources):
             print(reasons.format_line(where, lines[0], lines, it.id, it.reason),
                   file=sys.stderr)
     refused = [s for s in sources if s.refused and not s.failed]
-    for s in refused:
-        print(f'{s.path}:{s.refused[0]}: error: {s.refused[1]}', file=sys.stderr)
     partly = [s for s in converted if s.kept and not kept(s)]
     summary = {'files_read': len(sources), 'converted': len(converted),
                'partly_converted': len(partly),
@@ -1627,6 +1627,4 @@ def convert(args, sources):
                                   'failed': s.failed}
                                  for s in sources]}, f, indent=2)
             f.write('\n')
-    if refused:
-        return 2
     return 1 if items else 0
