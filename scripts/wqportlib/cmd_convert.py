@@ -542,6 +542,8 @@ def prepare(src, scratch, by_path, include_dirs):
     if include_dirs:
         src.env['WQPORT_SEARCH_DIRS'] = os.pathsep.join(os.path.abspath(d)
                                                         for d in include_dirs)
+    # (an item names a header beside the file that the run does not hold)
+    src.env['WQPORT_SOURCE_DIR'] = os.path.dirname(os.path.abspath(src.path))
 
 
 def find_tq_macro(src):

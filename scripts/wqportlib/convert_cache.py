@@ -79,6 +79,15 @@ def key(args, sources, spatch):
                                   sort_keys=True).encode())
     for s in sources:
         h.update(f'{s.path}\0{s.rel}\0{s.digest}\n'.encode())
+    # the headers beside each file, which an item may name (the run may
+    # hold only the .c)
+    for d in sorted({os.path.dirname(os.path.abspath(s.path)) for s in sources}):
+        try:
+            names = sorted(n for n in os.listdir(d) if n.endswith('.h'))
+        except OSError:
+            names = []
+        for n in names:
+            h.update(f'{os.path.join(d, n)}\0{_stat(os.path.join(d, n))}\n'.encode())
     for d in args.include_dir:
         for root, dirs, names in os.walk(d):
             dirs.sort()

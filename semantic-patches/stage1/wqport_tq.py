@@ -1117,6 +1117,17 @@ def declaring_header(path, name, dirs, rx=None, skip=()):
     return found[1] if found else None
 
 
+def task_rx(name):
+    """A pattern for a header that declares task NAME: struct tq_struct, or
+    a macro or typedef of it the header defines before (hostap's #define
+    HOSTAP_QUEUE struct tq_struct)."""
+    n = re.escape(name)
+    return re.compile(r"\bstruct\s+tq_struct\s+[^;{}()]*\b%s\b|"
+                      r"(?:#[ \t]*define[ \t]+(\w+)[ \t]+struct\s+tq_struct\b|"
+                      r"\btypedef\s+struct\s+tq_struct\s+(\w+)\s*;)"
+                      r"[\s\S]*?\b(?:\1|\2)\s+[^;{}()]*\b%s\b" % (n, n))
+
+
 def header_matching(path, rx, dirs, skip=()):
     """(file, "<NAME>" or "NAME") of the first header that path includes,
     directly or not, whose text (comments and strings blanked) rx finds:
@@ -1965,12 +1976,23 @@ def _check_foreign_tasks(scan):
                         and not in_define[off] and re.match(r"^[\w\s&.\->\[\]()*+]+$", args[0])):
                     # the tty layer's tty->flip.tqueue, or a header's task:
                     # its struct tq_struct would stay while the call changed
-                    foreign.append((off, "wqport[W020]: %s() of %s, whose struct tq_struct this "
-                                    "driver does not declare (a kernel structure's, such as "
-                                    "the tty flip buffer's tty->flip.tqueue, or a header's "
-                                    "that is not converted with it); convert by hand "
-                                    "(tty_flip_buffer_push() for the flip buffer)"
-                                    % (name, args[0].strip()), _last_name(args[0])))
+                    hdr = (None if KERNEL_TASKS.search(args[0]) else
+                           declaring_header(path, _last_name(args[0]), _search_dirs(),
+                                            task_rx(_last_name(args[0]))))
+                    if hdr:
+                        reason = ("wqport[W020]: %s() of %s, whose struct tq_struct is declared "
+                                  "in %s, a header not converted with this file: convert the "
+                                  "header in the same run (both in one wqport convert%s), or "
+                                  "by hand" % (name, args[0].strip(), hdr,
+                                               ", -I for <...>" if hdr.startswith("<") else ""))
+                    else:
+                        reason = ("wqport[W020]: %s() of %s, whose struct tq_struct this "
+                                  "driver does not declare (a kernel structure's, such as "
+                                  "the tty flip buffer's tty->flip.tqueue, or a header's "
+                                  "that is not converted with it); convert by hand "
+                                  "(tty_flip_buffer_push() for the flip buffer)"
+                                  % (name, args[0].strip()))
+                    foreign.append((off, reason, _last_name(args[0])))
     # A call given something that cannot be a task (sa1100fb.c's
     # schedule_task(200 * HZ / 1000), meant for schedule_timeout()): the
     # call stays as it is, named, and the file's tasks convert.
@@ -2220,9 +2242,13 @@ def flip_push(args):
 
 
 def _search_dirs():
-    """Where the headers of #include <...> are (WQPORT_SEARCH_DIRS, a wqport
-    convert run's -I): read to name a header, never converted."""
-    return [d for d in os.environ.get("WQPORT_SEARCH_DIRS", "").split(os.pathsep) if d]
+    """Where to look for the headers a file includes, to name one in an
+    item (never converted): a wqport convert run's -I (WQPORT_SEARCH_DIRS),
+    then the file's own directory (WQPORT_SOURCE_DIR: the analysis reads a
+    work copy, beside which only the run's headers are)."""
+    dirs = [d for d in os.environ.get("WQPORT_SEARCH_DIRS", "").split(os.pathsep) if d]
+    own = os.environ.get("WQPORT_SOURCE_DIR")
+    return dirs + [own] if own else dirs
 
 
 def run_tasks():
