@@ -1070,8 +1070,8 @@ def keep_tqueue_header(src, stages):
 def finish_items(src, stages, arities):
     """SRC's output, and the items for what the stages left of the old APIs
     and for handlers still cast to another function type (arities:
-    check.alias_arities() of its group of files); the 2.4 header, where the output still
-    needs it, is keep_tqueue_header()'s."""
+    check.alias_arities() of its group of files); the 2.4 header, where
+    the output still needs it, is keep_tqueue_header()'s."""
     with open(src.work, 'rb') as f:
         src.output = f.read()
     if src.crlf:
