@@ -2022,7 +2022,7 @@ def _check_foreign_tasks(scan):
                  tasks=[obj])
         elif obj in tasks and obj not in visible:
             stored_apart.add(obj)
-            hdr = declaring_header(path, obj, _search_dirs())
+            hdr = declaring_header(path, obj, _search_dirs(), task_rx(obj))
             find(m.start(), "wqport[W021]: %s.%s is stored, but %s's struct tq_struct is declared "
                  "outside this file (%s); the field stores need its type: convert the "
                  "driver's header with this file (both in one wqport convert%s), or by hand"

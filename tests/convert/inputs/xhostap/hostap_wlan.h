@@ -12,6 +12,7 @@ struct local_info {
 	int card;
 	HOSTAP_QUEUE reset_queue;
 	HOSTAP_QUEUE info_queue;
+	HOSTAP_QUEUE bss_queue;
 	struct tq_struct set_tim_queue;
 };
 #endif
