@@ -67,6 +67,7 @@ class Item:
 @dataclass
 class Model:
     module: str
+    kernel: str = ''            # the trace's kernel release (its jiffies' HZ)
     items: list = field(default_factory=list)
     load: float = None
     unload: float = None
@@ -93,7 +94,7 @@ def modules_loaded(trace):
 class Builder:
     def __init__(self, trace, module):
         self.trace = trace
-        self.m = Model(module)
+        self.m = Model(module, kernel=trace.kernel)
         self.items = {}
         self.shadow = {}        # shadow work address -> legacy item address
         self.timer_item = {}    # timer address -> item key
