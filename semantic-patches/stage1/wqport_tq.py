@@ -2583,10 +2583,15 @@ def plan(path):
                 cause = [(x.line, _shown(direct[id(x)])) for x in raw_findings
                          if x.blocks and any(m in allnodes and f.root(m) == f.root(n)
                                              for m in direct[id(x)])]
-                line, who = cause[0] if cause else (0, [])
-                who = [x for x in who if x not in g["pointers"]] or who
-                why = ("a helper, a pointer or a statement ties it to %s, which line %d keeps "
-                       "there" % (", ".join(who) or "a task", line))
+                if cause:
+                    line, who = cause[0]
+                    who = [x for x in who if x not in g["pointers"]] or who
+                    why = ("a helper, a pointer or a statement ties it to %s, which line %d "
+                           "keeps there" % (", ".join(who) or "a task", line))
+                else:
+                    # (the task that keeps it is another file's: its items say why)
+                    why = ("a helper, a pointer or a statement ties it to a task that stays "
+                           "on the 2.4 API (see the run's other items)")
             out.append(Finding(_line(g["text"], off), "wqport[W024]: %s is left on the 2.4 "
                                "task-queue API: %s; convert them together by hand%s"
                                % (shown, why, REASON_TAIL if whole else
