@@ -95,17 +95,14 @@ def overlaps(runs):
 def inside_own_run(it, q):
     """Was queueing Q made by the item's own handler (same task, during a
     run)?"""
-    return any(r.start <= q.ts and (r.end is None or q.ts <= r.end) and
-               r.same_task(q.ctx, q.cpu, q.pid)
-               for r in it.runs)
+    return any(r.made(q.ts, q.ctx, q.cpu, q.pid) for r in it.runs)
 
 
 def last_run_requeued(it):
     if not it.runs:
         return False
     last = max(it.runs, key=lambda r: r.start)
-    return any(last.start <= q.ts and (last.end is None or q.ts <= last.end) and
-               last.same_task(q.ctx, q.cpu, q.pid) for q in it.queueings)
+    return any(last.made(q.ts, q.ctx, q.cpu, q.pid) for q in it.queueings)
 
 
 def delays(it):

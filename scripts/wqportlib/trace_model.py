@@ -50,6 +50,12 @@ class Run:
         idle tasks of all CPUs share pid 0)."""
         return self.pid == pid and self.ctx == ctx and (ctx == 'task' or self.cpu == cpu)
 
+    def made(self, ts, ctx, cpu, pid):
+        """Was an event at TS in CTX on CPU by PID made by this run: during
+        it, by its own task (same_task)?"""
+        return self.start <= ts and (self.end is None or ts <= self.end) and \
+            self.same_task(ctx, cpu, pid)
+
 
 @dataclass
 class Item:
@@ -166,10 +172,9 @@ class Builder:
         self.run_edge(ev, it, ev.f['phase'] == 'start', ev.f['by'])
 
     def in_a_run(self, ts, ctx, cpu, pid):
-        """Was an event at TS in CTX on CPU by PID one of a run of the
-        module's handlers (Run.same_task)?"""
-        return any(r.start <= ts and (r.end is None or ts <= r.end) and
-                   r.same_task(ctx, cpu, pid) for it in self.m.items for r in it.runs)
+        """Was an event at TS in CTX on CPU by PID made by a run of the
+        module's handlers (Run.made)?"""
+        return any(r.made(ts, ctx, cpu, pid) for it in self.m.items for r in it.runs)
 
     def run_edge(self, ev, it, start, by='worker'):
         if start:

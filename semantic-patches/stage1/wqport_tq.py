@@ -1128,6 +1128,13 @@ def task_rx(name):
                       r"[\s\S]*?\b(?:\1|\2)\s+[^;{}()]*\b%s\b" % (n, n))
 
 
+def task_header(path, name):
+    """The header (as declaring_header names it) that declares task NAME,
+    read beside PATH or under the run's -I (_search_dirs), through a macro
+    or typedef of struct tq_struct too (task_rx); None if none does."""
+    return declaring_header(path, name, _search_dirs(), task_rx(name))
+
+
 def header_matching(path, rx, dirs, skip=()):
     """(file, "<NAME>" or "NAME") of the first header that path includes,
     directly or not, whose text (comments and strings blanked) rx finds:
@@ -1977,8 +1984,7 @@ def _check_foreign_tasks(scan):
                     # the tty layer's tty->flip.tqueue, or a header's task:
                     # its struct tq_struct would stay while the call changed
                     hdr = (None if KERNEL_TASKS.search(args[0]) else
-                           declaring_header(path, _last_name(args[0]), _search_dirs(),
-                                            task_rx(_last_name(args[0]))))
+                           task_header(path, _last_name(args[0])))
                     if hdr:
                         reason = ("wqport[W020]: %s() of %s, whose struct tq_struct is declared "
                                   "in %s, a header not converted with this file: convert the "
@@ -2022,7 +2028,7 @@ def _check_foreign_tasks(scan):
                  tasks=[obj])
         elif obj in tasks and obj not in visible:
             stored_apart.add(obj)
-            hdr = declaring_header(path, obj, _search_dirs(), task_rx(obj))
+            hdr = task_header(path, obj)
             find(m.start(), "wqport[W021]: %s.%s is stored, but %s's struct tq_struct is declared "
                  "outside this file (%s); the field stores need its type: convert the "
                  "driver's header with this file (both in one wqport convert%s), or by hand"
