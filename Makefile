@@ -21,7 +21,7 @@
 #                     handlers flushing queues and a CPU going offline and back
 #                     (CYCLES=N, KERNEL=...); then 1,000 unloads of a driver
 #                     with work pending (UNLOADS=N)
-#   make lint         W=1 and sparse (C=2) builds, zero warnings, every kernel
+#   make lint         W=1 and sparse builds, zero warnings, every kernel
 #   make bench        shim overhead (on both stock kernels), conversion speed,
 #                     test cycle time (TREE=DIR[:INCLUDE]: a whole tree too)
 #   make debug-kernel build the debug kernel into ~/.cache/wqport (VARIANT=kcsan:

@@ -7,8 +7,9 @@ modules, the samples; for make, the tests and the benchmarks) and by
 links into a build directory, so that objects for different kernels (and
 different flags) never mix and the source tree gets none; then Kbuild's
 `make -C KDIR M=OUT modules`, its output kept in a log beside the objects.
---lint's flags are W=1 and C=2 (sparse on every file); any finding then
-fails the build.
+Linted builds add W=1 and sparse, and any finding fails them: `wqport build
+--lint` runs sparse on every file (C=2); scripts/kbuild lints every build
+of wqport's own modules as it compiles (C=1, see make()).
 """
 
 import os
@@ -18,7 +19,9 @@ from typing import NamedTuple
 
 # what Kbuild prints for a compiler's, sparse's or modpost's finding
 FINDING = re.compile(r': (?:warning|error):|^WARNING:', re.M)
-LINT_FLAGS = ['W=1', 'C=2']
+LINT_FLAGS = {'all': ['W=1', 'C=2'], 'compiled': ['W=1', 'C=1']}
+# left in a build directory while a 'compiled' lint's make runs
+BUILDING = '.wqport-building'
 # build products a mirror must not link back into the source tree
 PRODUCTS = ('.o', '.ko', '.cmd', '.mod', '.mod.c', '.symvers', '.order')
 
@@ -67,21 +70,50 @@ def modules(out):
     return sorted(found)
 
 
+def drop_objects(out):
+    """Remove the objects and modules built under OUT (the sources there
+    are symbolic links: they stay), so that the next make compiles all."""
+    for root, _, files in os.walk(out):
+        for f in files:
+            path = os.path.join(root, f)
+            if f.endswith(('.o', '.ko')) and not os.path.islink(path):
+                os.unlink(path)
+
+
 def make(kdir, out, args=(), lint=False, log_name='kbuild.log'):
     """Kbuild's modules target for the sources mirrored in OUT, against the
     kernel build tree KDIR, one job per CPU; ARGS: more make arguments (a
     variable, KBUILD_EXTRA_SYMBOLS).  The output goes to OUT/LOG_NAME.
     Modules of an earlier run are removed first, so that a failed build
-    leaves none."""
+    leaves none.
+
+    LINT: False; 'all' (or True): W=1 and sparse on every file, any finding
+    fails the build; 'compiled': W=1 and sparse on what this make compiles
+    only, so that a build directory up to date costs no check, and a make
+    with any finding removes every object, so that the next compiles (and
+    checks) everything again: an up-to-date directory is one whose every
+    object was compiled without a finding.  A make stopped before its
+    findings were read leaves BUILDING behind; the next starts over."""
+    lint = 'all' if lint is True else lint
+    mark = os.path.join(out, BUILDING)
+    if lint == 'compiled':
+        if os.path.exists(mark):
+            drop_objects(out)
+        with open(mark, 'w', encoding='utf-8'):
+            pass
     for ko in modules(out):
         os.unlink(ko)
     cmd = ['make', '-C', kdir, f'M={out}', f'-j{os.cpu_count() or 1}']
-    cmd += list(args) + (LINT_FLAGS if lint else []) + ['modules']
+    cmd += list(args) + LINT_FLAGS.get(lint, []) + ['modules']
     res = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                          errors='replace', check=False)
     log = os.path.join(out, log_name)
     with open(log, 'w', encoding='utf-8') as f:
         f.write(res.stdout)
     findings = [line for line in res.stdout.splitlines() if FINDING.search(line)]
+    if lint == 'compiled':
+        if findings:
+            drop_objects(out)
+        os.unlink(mark)
     ok = res.returncode == 0 and not (lint and findings)
     return Build(res.returncode, ok, log, res.stdout, findings, modules(out))
