@@ -15,6 +15,27 @@ MACROS = os.path.join(HERE, 'wqport_macros.h')
 _args = {}
 
 
+def bytecode_cache():
+    """Where compiled Python of wqport goes: $PYTHONPYCACHEPREFIX if set,
+    else pycache in wqport's cache ($WQPORT_CACHE, or wqport under
+    $XDG_CACHE_HOME or ~/.cache)."""
+    return os.environ.get('PYTHONPYCACHEPREFIX') or os.path.join(
+        os.environ.get('WQPORT_CACHE') or os.path.join(
+            os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache'), 'wqport'),
+        'pycache')
+
+
+def bytecode_env(env):
+    """ENV (a dict, changed) for a spatch whose embedded Python imports
+    wqport's modules (wqport_tq.py alone is 3,000 lines): their compiled
+    form kept in bytecode_cache(), even where PYTHONDONTWRITEBYTECODE is
+    set, since compiling them again costs each spatch process about a
+    tenth of its time; nothing is written beside the sources."""
+    env.pop('PYTHONDONTWRITEBYTECODE', None)
+    env['PYTHONPYCACHEPREFIX'] = bytecode_cache()
+    return env
+
+
 def standard_h(spatch='spatch'):
     """spatch's own standard.h (its default --macro-file-builtins), or None:
     $COCCINELLE_HOME's, else the one installed beside SPATCH's lib dir."""

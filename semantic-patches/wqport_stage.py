@@ -368,7 +368,7 @@ class _Run:
         self.result = Result()
         self.tmp = None
         self.lists = 0                  # --file-groups lists written
-        self.spenv = dict(os.environ, **self.env)
+        self.spenv = wqport_spatch.bytecode_env(dict(os.environ, **self.env))
         self.spatch = self.spenv.get('SPATCH', 'spatch')
         self.flags = ['--very-quiet', '--no-includes', '--timeout', '120']
         self.flags += wqport_spatch.macro_args(self.spatch)
