@@ -32,7 +32,8 @@ import tempfile
 import time
 
 from . import convert_check as check
-from . import convert_cache, convert_forward, convert_handlers, convert_macros
+from . import convert_cache, convert_forward, convert_handlers, convert_headers
+from . import convert_macros
 from . import paths, reasons, spatch_mask
 from .linemap import line_map
 from .paths import WqportError
@@ -97,6 +98,13 @@ def add_parser(sub):
                    'there is converted together with the files that include it, and a '
                    'task or work item declared in a header outside the run is named '
                    'with that header in its item')
+    p.add_argument('--with-headers', action='store_true',
+                   help='a header outside the run (beside a file, or under -I) that '
+                   'declares a task the run uses comes with it and is converted and '
+                   'written like the rest (under --out: in a directory named after the '
+                   '-I directory it is in), unless a file of its tree that is not in '
+                   'the run includes it (the item then names those files); the '
+                   'report lists the headers')
     p.add_argument('--strict', action='store_true',
                    help='stop the run, writing nothing, at any line spatch cannot parse; '
                    'by default a file is converted when none of those lines holds '
@@ -748,6 +756,7 @@ def plan_stage1(sources):
             # as under apply-stage, which runs every patch of the stage
             env = dict(s.env, WQPORT_APPLY_STAGE='1')
             p = _with_env(env, wqport_tq.plan, s.work)
+            s.findings = p['findings']
             nodes = set().union(*p['graph']['nodes']) if p['graph'] else set()
             # (and a macro: one #define in a header, the same for its users)
             helpers[id(s)] = ({n for n in nodes if re.match(r'^(fn|m):', n)},
@@ -1392,6 +1401,9 @@ def run(args):
             probe.close()
         except OSError as e:
             raise WqportError(f'--out {args.out}: cannot write there ({e.strerror})')
+    args.headers, args.held_headers = [], {}
+    if args.with_headers:
+        sources = with_headers(args, sources)
     if args.in_place and not args.force:
         check_git_clean(sources)
     if args.no_cache:
@@ -1435,6 +1447,77 @@ def replay(args, sources, hit):
     return hit['rc']
 
 
+def analyse_stage1(args, sources, scratch, by_path, progress=None):
+    """The first steps of a run on SOURCES (sorted out): their work copies,
+    spatch's parse (which refuses a file), stage 1's plan (src.env, kept,
+    findings)."""
+    for s in sources:
+        prepare(s, scratch, by_path, args.include_dir)
+        if args.held_headers:
+            s.env['WQPORT_HELD_HEADERS'] = '\n'.join(
+                f'{h}\t{", ".join(who)}' for h, who in sorted(args.held_headers.items()))
+    # spatch's parse of every file, a batch a process (parse_check reads it)
+    in_batches(args.jobs, lambda b: wqport_tq.preparse([s.work for s in b]), sources,
+               progress, 'parse')
+    _parallel(args.jobs, lambda s: parse_check(s, args.strict), sources)
+    for s in sources:
+        find_tq_macro(s)
+    plan_stage1(sources)
+
+
+def with_headers(args, sources):
+    """--with-headers: SOURCES and the headers outside them that declare a
+    task they use (stage 1's W020 and W021 name them), each when no file of
+    its tree outside the run includes it (convert_headers); a header taken
+    in may need another, so again until none is new.  Sets
+    args.headers (convert_headers.Header, for the report) and
+    args.held_headers ({header: its includers outside the run}, for the
+    items)."""
+    decided = {}
+    for _ in range(8):
+        fresh = [Source(s.path, s.rel) for s in sources]
+        by_path = {os.path.realpath(s.path): s for s in fresh}
+        with tempfile.TemporaryDirectory(prefix='wqport-headers-') as scratch:
+            live = sort_out(fresh, by_path, args.include_dir)
+            analyse_stage1(args, live, scratch, by_path)
+        needed = {}
+        for s in live:
+            for f in getattr(s, 'findings', ()):
+                if f.header and os.path.realpath(f.header) not in by_path:
+                    needed.setdefault(os.path.realpath(f.header), set()).add(s.path)
+        new = {h: who for h, who in needed.items() if h not in decided}
+        if not new:
+            break
+        run_paths = set(by_path) | set(new)
+        taken = {s.rel for s in sources}
+        skip = {os.path.realpath(args.out)} if args.out else set()
+        for h in convert_headers.decide(new, run_paths, args.paths, args.include_dir, skip):
+            decided[h.path] = h
+            if h.pulled:
+                h.rel = convert_headers.out_name(h.path, args.include_dir, taken)
+                taken.add(h.rel)
+                shown = os.path.relpath(h.path)
+                sources.append(Source(h.path if shown.startswith('..') else shown, h.rel))
+    args.headers = sorted(decided.values(), key=lambda h: h.path)
+    args.held_headers = {h.path: [os.path.relpath(f, h.tree) for f in h.outside]
+                         for h in args.headers if h.outside}
+    return sources
+
+
+def headers_note(h):
+    """The line --with-headers says of header H."""
+    who = ', '.join(os.path.basename(p) for p in sorted(h.needed_by))
+    if h.pulled:
+        return f'wqport convert: --with-headers: {h.path} converted with the run (its tasks are used by {who})'
+    if h.tree is None:
+        return (f'wqport convert: --with-headers: {h.path} left as it is: no directory but / '
+                'holds it and the paths given, so its includers cannot be read')
+    shown = ', '.join(os.path.relpath(f, h.tree) for f in h.outside[:5])
+    more = f' and {len(h.outside) - 5} more' if len(h.outside) > 5 else ''
+    return (f'wqport convert: --with-headers: {h.path} left as it is: {shown}{more}, '
+            f'outside the run, include{"s" if len(h.outside) == 1 else ""} it too')
+
+
 def convert(args, sources):
     """The run on SOURCES (read): its stages, what it writes, its exit
     status."""
@@ -1450,15 +1533,7 @@ def convert(args, sources):
         progress = None
         if not args.quiet and (len(sources) > 3 or sys.stderr.isatty()):
             progress = Progress(len(sources), sys.stderr.isatty())
-        for s in sources:
-            prepare(s, scratch, by_path, args.include_dir)
-        # spatch's parse of every file, a batch a process (parse_check reads it)
-        in_batches(args.jobs, lambda b: wqport_tq.preparse([s.work for s in b]), sources,
-                   progress, 'parse')
-        _parallel(args.jobs, lambda s: parse_check(s, args.strict), sources)
-        for s in sources:
-            find_tq_macro(s)
-        plan_stage1(sources)
+        analyse_stage1(args, sources, scratch, by_path, progress)
         live = [s for s in sources if not s.refused]
         # progress: one line per file, when its last stage is done
         in_batches(args.jobs, lambda b: stage_pass(b, 'stage1', stages, args.mode),
@@ -1607,6 +1682,8 @@ def convert(args, sources):
                           'stage': it.stage, 'reason': it.reason})
             print(reasons.format_line(where, lines[0], lines, it.id, it.reason),
                   file=sys.stderr)
+    for h in args.headers:
+        print(headers_note(h), file=sys.stderr)
     refused = [s for s in sources if s.refused and not s.failed]
     partly = [s for s in converted if s.kept and not kept(s)]
     summary = {'files_read': len(sources), 'converted': len(converted),
@@ -1627,6 +1704,11 @@ def convert(args, sources):
                                   'refused': s.refused[1] if s.refused and not s.failed
                                   else None,
                                   'failed': s.failed}
-                                 for s in sources]}, f, indent=2)
+                                 for s in sources],
+                       'headers': [{'header': h.path, 'converted': h.pulled,
+                                    'needed_by': sorted(h.needed_by),
+                                    'included_outside_the_run': h.outside,
+                                    'written_as': h.rel}
+                                   for h in args.headers]}, f, indent=2)
             f.write('\n')
     return 1 if items else 0

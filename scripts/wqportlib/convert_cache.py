@@ -68,6 +68,9 @@ def key(args, sources, spatch):
     opts = {k: getattr(args, k, None) for k in ('to', 'mode', 'strict', 'allow_parse_errors',
                                                 'in_place', 'force', 'diff')}
     opts['ignore'] = sorted(args.ignore)
+    # (--with-headers: the headers taken in are sources; those left out
+    # are named in the items with the files that include them)
+    opts['held'] = sorted(getattr(args, 'held_headers', {}).items())
     opts['out'] = os.path.abspath(args.out) if args.out else None
     opts['report'] = args.report if args.report in (None, '-') else os.path.abspath(args.report)
     opts['paths'] = list(args.paths)

@@ -85,8 +85,9 @@ class Port:
         self.obj = os.path.join(out, 'obj', paths.kernel_build_name(kernel))
         self.src = {v: os.path.join(out, 'src', v) for v in VARIANTS}
 
-    def convert(self, legacy):
-        """Make the three source trees from LEGACY; returns the reports."""
+    def convert(self, legacy, with_headers=False):
+        """Make the three source trees from LEGACY (WITH_HEADERS: convert's
+        --with-headers, for a user's driver); returns the reports."""
         os.makedirs(self.out, exist_ok=True)
         reports = {}
         for v, to in (('A', None), ('B', '2.6'), ('C', 'modern')):
@@ -94,7 +95,8 @@ class Port:
             if to:
                 rep = os.path.join(self.out, f'report-{v}.json')
                 res = sh([WQPORT, 'convert', '--to', to, '--in-place', '--force', '--jobs', '2',
-                          '--report', rep, self.src[v]])
+                          '--report', rep] + (['--with-headers'] if with_headers else []) +
+                         [self.src[v]])
                 if res.returncode not in (0, 1):
                     raise SystemExit(f'port: converting {legacy} failed:\n{res.stderr}')
                 reports[v] = [ln for ln in res.stderr.splitlines()
@@ -518,7 +520,7 @@ def port_driver(directory, kernel, script=None, lint=False):
     out = os.path.join(paths.BUILD, 'port', 'driver-' + name, paths.kernel_build_name(kernel))
     port = Port(out, kernel, lint)
     print(f'port: converting {directory} into {out}/src')
-    reports = port.convert(directory)
+    reports = port.convert(directory, with_headers=True)
     row = {}
     what = 'the scenario ' + script if script else 'load/unload'
     todo = {}

@@ -224,9 +224,12 @@ class Finding(object):
     in the file; tasks: the nodes (see plan()) it keeps on the 2.4 API when
     it blocks, None for those of its statement."""
 
-    def __init__(self, line, reason, blocks, off=None, tasks=None):
+    def __init__(self, line, reason, blocks, off=None, tasks=None, header=None):
         self.line, self.reason, self.blocks = line, reason, blocks
         self.off, self.tasks = off, tasks
+        # the file of the header outside the run that declares its task
+        # (W020, W021): what wqport convert --with-headers brings in
+        self.header = header
 
     def __repr__(self):
         return "%d: %s%s" % (self.line, self.reason, " [blocks]" if self.blocks else "")
@@ -1129,10 +1132,27 @@ def task_rx(name):
 
 
 def task_header(path, name):
-    """The header (as declaring_header names it) that declares task NAME,
-    read beside PATH or under the run's -I (_search_dirs), through a macro
-    or typedef of struct tq_struct too (task_rx); None if none does."""
-    return declaring_header(path, name, _search_dirs(), task_rx(name))
+    """(file, shown) of the header that declares task NAME (shown as
+    declaring_header names it), read beside PATH or under the run's -I
+    (_search_dirs), through a macro or typedef of struct tq_struct too
+    (task_rx); (None, None) if none does."""
+    return header_matching(path, task_rx(name), _search_dirs()) or (None, None)
+
+
+def held_header(hfile):
+    """What an item on a task of header HFILE adds when wqport convert
+    --with-headers left that header out (WQPORT_HELD_HEADERS: one
+    "FILE<TAB>INCLUDER, ..." a line): the files outside the run that
+    include it; "" otherwise."""
+    if not hfile:
+        return ""
+    real = os.path.realpath(hfile)
+    for line in os.environ.get("WQPORT_HELD_HEADERS", "").split("\n"):
+        if line.split("\t")[0] == real and "\t" in line:
+            return ("; --with-headers left the header as it is: %s, not in the run, "
+                    "include%s it too (give them to the run)"
+                    % (line.split("\t", 1)[1], "s" if ", " not in line else ""))
+    return ""
 
 
 def header_matching(path, rx, dirs, skip=()):
@@ -1730,8 +1750,8 @@ class _Scan:
         self.targets = []       # nested(): initializers 01 moves to module_init()
         self.private = {}       # private queue -> the reason said at each of its uses
 
-    def find(self, off, reason, blocks, tasks=None):
-        self.out.append(Finding(_line(self.text, off), reason, blocks, off, tasks))
+    def find(self, off, reason, blocks, tasks=None, header=None):
+        self.out.append(Finding(_line(self.text, off), reason, blocks, off, tasks, header))
 
 
 def _check_initializers(scan):
@@ -1983,14 +2003,16 @@ def _check_foreign_tasks(scan):
                         and not in_define[off] and re.match(r"^[\w\s&.\->\[\]()*+]+$", args[0])):
                     # the tty layer's tty->flip.tqueue, or a header's task:
                     # its struct tq_struct would stay while the call changed
-                    hdr = (None if KERNEL_TASKS.search(args[0]) else
-                           task_header(path, _last_name(args[0])))
+                    hfile, hdr = ((None, None) if KERNEL_TASKS.search(args[0]) else
+                                  task_header(path, _last_name(args[0])))
                     if hdr:
                         reason = ("wqport[W020]: %s() of %s, whose struct tq_struct is declared "
                                   "in %s, a header not converted with this file: convert the "
-                                  "header in the same run (both in one wqport convert%s), or "
-                                  "by hand" % (name, args[0].strip(), hdr,
-                                               ", -I for <...>" if hdr.startswith("<") else ""))
+                                  "header in the same run (both in one wqport convert%s, or "
+                                  "--with-headers), or by hand%s"
+                                  % (name, args[0].strip(), hdr,
+                                     ", -I for <...>" if hdr.startswith("<") else "",
+                                     held_header(hfile)))
                     else:
                         reason = ("wqport[W020]: %s() of %s, whose struct tq_struct this "
                                   "driver does not declare (a kernel structure's, such as "
@@ -1998,7 +2020,7 @@ def _check_foreign_tasks(scan):
                                   "that is not converted with it); convert by hand "
                                   "(tty_flip_buffer_push() for the flip buffer)"
                                   % (name, args[0].strip()))
-                    foreign.append((off, reason, _last_name(args[0])))
+                    foreign.append((off, reason, _last_name(args[0]), hfile))
     # A call given something that cannot be a task (sa1100fb.c's
     # schedule_task(200 * HZ / 1000), meant for schedule_timeout()): the
     # call stays as it is, named, and the file's tasks convert.
@@ -2028,16 +2050,19 @@ def _check_foreign_tasks(scan):
                  tasks=[obj])
         elif obj in tasks and obj not in visible:
             stored_apart.add(obj)
-            hdr = task_header(path, obj)
+            hfile, hdr = task_header(path, obj)
             find(m.start(), "wqport[W021]: %s.%s is stored, but %s's struct tq_struct is declared "
                  "outside this file (%s); the field stores need its type: convert the "
-                 "driver's header with this file (both in one wqport convert%s), or by hand"
+                 "driver's header with this file (both in one wqport convert%s%s), or by "
+                 "hand%s"
                  % (obj, m.group(2), obj, "in " + hdr if hdr else "a header?",
-                    ", -I for <...>" if hdr and hdr.startswith("<") else ""), True)
+                    ", -I for <...>" if hdr and hdr.startswith("<") else "",
+                    ", or --with-headers" if hdr else "", held_header(hfile)),
+                 True, header=hfile)
 
-    for off, reason, obj in foreign:
+    for off, reason, obj, hfile in foreign:
         if obj not in stored_apart:             # said once per task object
-            find(off, reason, True)
+            find(off, reason, True, header=hfile)
 
 
 def _check_prepare_only(scan):
@@ -2566,7 +2591,7 @@ def plan(path):
             group = {n for n in kept if any(f.root(n) == f.root(m) for m in ns if m in allnodes)}
             reason += " (left on the 2.4 task-queue API: %s; the rest of the file is converted)" \
                 % ", ".join(_shown(group or ns, g["pointers"]) or _shown(ns) or ["its task"])
-        out.append(Finding(x.line, reason, x.blocks, x.off, x.tasks))
+        out.append(Finding(x.line, reason, x.blocks, x.off, x.tasks, x.header))
     if kept:
         # a kept task with no finding of its own: say why it stays (when
         # the whole file stays for its own findings, their tail says it)
