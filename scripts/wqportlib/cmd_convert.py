@@ -33,7 +33,7 @@ import time
 
 from . import convert_check as check
 from . import convert_cache, convert_forward, convert_handlers, convert_headers
-from . import convert_macros
+from . import convert_macros, convert_trampolines
 from . import paths, reasons, spatch_mask
 from .linemap import line_map
 from .paths import WqportError
@@ -813,10 +813,16 @@ def stage_pass(srcs, stage, stages, mode='patch', only=None):
             s.items.append(reasons.Item(s.back(f.line), stage, f.id, f.reason))
     srcs = refuse_failed(srcs, apply_stage(stage, 'patch', srcs, only)[1])
     for s in srcs:
-        with open(s.work, errors='replace') as f:
-            after = f.read().splitlines()
-        to_before = line_map(after, before[id(s)])
-        s.back = (lambda p, t: lambda n: p(t(n)))(s.back, to_before)
+        follow_lines(s, before[id(s)])
+
+
+def follow_lines(src, before):
+    """SRC's work copy rewritten from BEFORE (its lines then): src.back
+    maps the new lines to the input's."""
+    with open(src.work, errors='replace') as f:
+        after = f.read().splitlines()
+    to_before = line_map(after, before)
+    src.back = (lambda p, t: lambda n: p(t(n)))(src.back, to_before)
 
 
 def facts_pass(srcs):
@@ -1539,6 +1545,14 @@ def convert(args, sources):
         in_batches(args.jobs, lambda b: stage_pass(b, 'stage1', stages, args.mode),
                    [s for s in live if not s.tq_macro], progress,
                    '' if stages == ['stage1'] else 'stage 1')
+        if stages == ['stage1'] and args.mode == 'patch':
+            # no handler left cast where it is registered (W203)
+            for s in live:
+                if not s.refused:
+                    with open(s.work, errors='replace') as f:
+                        before = f.read().splitlines()
+                    rewrite_work(s, lambda t: convert_trampolines.add(t, wqport_tq.blank_text))
+                    follow_lines(s, before)
         forwards = []   # the groups with forwarding macros
         if 'stage2' in stages and args.mode == 'patch':
             # a driver's INIT_WORK_COMPAT(w, f, d): converted at its uses,

@@ -1,7 +1,8 @@
 /* plip.c style: a routine that takes its device, registered through a
  * cast to the routine type.  The shim calls it as void (*)(void *), which
- * kCFI traps: stage 1's output keeps the cast and reports it; stage 2
- * gives the handler its work parameter and drops the cast. */
+ * kCFI traps: stage 1's output registers a trampoline of that type, which
+ * calls the routine; stage 2 gives the handler its work parameter and
+ * drops the cast. */
 #include <linux/tqueue.h>
 
 struct pdev {
