@@ -307,6 +307,11 @@ class Stage:
         run = _Run(self, mode, patches, dict(env or {}), envs or {})
         with tempfile.TemporaryDirectory(prefix='wqport-stage.') as tmp:
             run.tmp = tmp
+            # spatch's include path when none is given is ./include: run
+            # from a kernel tree's top with --recursive-includes and
+            # --in-place, it rewrote the tree's own include/linux headers.
+            # An empty directory instead (a hook's -I comes after it).
+            os.mkdir(os.path.join(tmp, 'no-includes'))
             readable = []
             for path in files:
                 if os.access(path, os.R_OK):
@@ -612,7 +617,9 @@ class _Run:
         succeeded, stdout, stderr).  A run where no rule applies (every
         rule's dependencies false for the file) is not a failure."""
         try:
-            res = subprocess.run([self.spatch] + self.flags + args, env=env or self.spenv,
+            res = subprocess.run([self.spatch] + self.flags +
+                                 ['-I', os.path.join(self.tmp, 'no-includes')] + args,
+                                 env=env or self.spenv,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                  text=True, errors='replace', check=False)
         except OSError as e:

@@ -1,0 +1,5 @@
+#include "drv_hw.h"
+struct kdev {
+	struct tq_struct task;
+	int hits;
+};

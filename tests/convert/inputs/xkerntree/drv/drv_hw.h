@@ -1,0 +1,1 @@
+#define KDEV_IRQ 5
