@@ -1486,6 +1486,8 @@ def with_headers(args, sources):
         with tempfile.TemporaryDirectory(prefix='wqport-headers-') as scratch:
             live = sort_out(fresh, by_path, args.include_dir)
             analyse_stage1(args, live, scratch, by_path)
+        # (what was worked out for these copies, not kept for the run's own)
+        wqport_tq.release(s.work for s in live)
         needed = {}
         for s in live:
             for f in getattr(s, 'findings', ()):

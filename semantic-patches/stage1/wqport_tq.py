@@ -1107,6 +1107,16 @@ def forget(path):
             del _cache[k]
 
 
+def release(paths):
+    """Drop everything read or worked out for PATHS, their text too: the
+    run is done with those copies (wqport convert --with-headers analyses
+    a tree's copies once before the run's own)."""
+    paths = set(paths)
+    for k in list(_cache):
+        if k in paths or (isinstance(k, tuple) and len(k) > 1 and k[1] in paths):
+            del _cache[k]
+
+
 def declaring_header(path, name, dirs, rx=None, skip=()):
     """The header that declares name (a task or work item: struct tq_struct,
     work_struct or delayed_work; or whatever rx, a compiled pattern, finds),
