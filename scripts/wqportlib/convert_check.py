@@ -39,26 +39,29 @@ CAST = re.compile(r'\(\s*[\w\s]*\(\s*\*\s*\)\s*\([^()]*\)\s*\)|\(\s*void\s*\*\s*
 FN_TYPEDEF = re.compile(r'\btypedef\s+[\w\s*]*\(\s*\*\s*(\w+)\s*\)\s*\(')
 
 
-def args_of(text, open_paren):
-    """The top-level arguments of the call whose ( is at open_paren."""
-    depth, cur, out = 0, [], []
-    for c in text[open_paren:]:
+def arg_spans(text, open_paren):
+    """(start, end) of each top-level argument of the call whose ( is at
+    open_paren (to the end of TEXT when it is not closed)."""
+    depth, start, out = 0, open_paren + 1, []
+    for i in range(open_paren, len(text)):
+        c = text[i]
         if c in '([{':
             depth += 1
-            if depth == 1:
-                continue
         elif c in ')]}':
             depth -= 1
             if depth == 0:
-                break
-        if c == ',' and depth == 1:
-            out.append(''.join(cur).strip())
-            cur = []
-        else:
-            cur.append(c)
-    if ''.join(cur).strip():
-        out.append(''.join(cur).strip())
-    return out
+                out.append((start, i))
+                return out
+        elif c == ',' and depth == 1:
+            out.append((start, i))
+            start = i + 1
+    return out + [(start, len(text))]
+
+
+def args_of(text, open_paren):
+    """The top-level arguments of the call whose ( is at open_paren."""
+    out = [text[s:e].strip() for s, e in arg_spans(text, open_paren)]
+    return out[:-1] if out and not out[-1] else out
 
 
 def names_24(live):

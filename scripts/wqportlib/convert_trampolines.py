@@ -31,25 +31,6 @@ INTEGER = re.compile(r'^(?:(?:const|unsigned|signed|long|int|short|char)\s*)+$|'
 DIRECTIVE = re.compile(r'^[ \t]*#(?:[^\n]*\\\n)*[^\n]*', re.M)
 
 
-def _arg_spans(text, open_paren):
-    """(start, end) of each top-level argument of the call whose ( is at
-    OPEN_PAREN."""
-    depth, start, out = 0, open_paren + 1, []
-    for i in range(open_paren, len(text)):
-        c = text[i]
-        if c in '([{':
-            depth += 1
-        elif c in ')]}':
-            depth -= 1
-            if depth == 0:
-                out.append((start, i))
-                break
-        elif c == ',' and depth == 1:
-            out.append((start, i))
-            start = i + 1
-    return out
-
-
 def _call(name, params, before):
     """The trampoline's call of handler NAME, by its PARAMS (the text
     between the parentheses of its declaration); None when it cannot be
@@ -116,7 +97,7 @@ def add(text, blank_text):
     for m in REGISTER.finditer(blank):
         if in_define[m.start()]:
             continue
-        spans = _arg_spans(blank, m.end() - 1)
+        spans = check.arg_spans(blank, m.end() - 1)
         if len(spans) != 3:
             continue
         s, e = spans[1]
