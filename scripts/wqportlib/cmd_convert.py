@@ -1553,7 +1553,10 @@ def convert(args, sources):
                 if not s.refused:
                     with open(s.work, errors='replace') as f:
                         before = f.read().splitlines()
-                    rewrite_work(s, lambda t: convert_trampolines.add(t, wqport_tq.blank_text))
+                    # (a handler may be declared in a header of the run)
+                    extra = '\n'.join(o.text_now() for o, _, _, _ in s.includes)
+                    rewrite_work(s, lambda t, x=extra: convert_trampolines.add(
+                        t, wqport_tq.blank_text, x))
                     follow_lines(s, before)
         forwards = []   # the groups with forwarding macros
         if 'stage2' in stages and args.mode == 'patch':

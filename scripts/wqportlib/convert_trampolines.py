@@ -14,17 +14,22 @@ or function that registers it, and the registrations name the trampoline:
             plip_bh(data);
     }
 
-The handler itself is left as it is, so its other callers are too.  (Stage
-2 gives the handler the modern prototype itself.)  A handler of more than
-one parameter, of one whose type is neither a pointer nor an integer, or
-not declared before its registration keeps its cast, and its W203 item.
+So are a routine's stores and initializers (x.routine = (void *)f,
+routine: (void (*)(void *))f), those of a task kept on the 2.4 API too:
+the shim calls its routine the same way.  The handler itself is left as
+it is, so its other callers are too.  (Stage 2 gives the handler the
+modern prototype itself.)  A handler of more than one parameter, of a
+structure by value, or declared neither in the file nor in a header of
+the run keeps its cast, and its W203 item.
 """
 
 import re
 
 from . import convert_check as check
 
-REGISTER = re.compile(r'\b(?:INIT_WORK|PREPARE_WORK|DECLARE_WORK)\s*\(')
+REGISTER = re.compile(r'\b(?:INIT_WORK|PREPARE_WORK|DECLARE_WORK|INIT_TQUEUE|PREPARE_TQUEUE)\s*\(')
+# a routine stored, or given in an initializer: x.routine = f, routine: f
+ROUTINE = re.compile(r'\broutine\s*(?::|=(?!=))')
 KEYWORDS = {'char', 'short', 'int', 'long', 'signed', 'unsigned', 'const'}
 INTEGER = re.compile(r'^(?:(?:const|unsigned|signed|long|int|short|char)\s*)+$|'
                      r'^(?:u|s|__u|__s)(?:8|16|32|64)$|^(?:ulong|size_t|uintptr_t)$')
@@ -77,50 +82,81 @@ def _insertion(blank, at, directives):
     return 0 if last < 0 else min(len(blank), last + 1)
 
 
-def add(text, blank_text):
-    """TEXT (stage 1's output) with a trampoline for each handler cast
-    where it is registered (BLANK_TEXT: wqport_tq.blank_text, comments and
-    literals blanked)."""
+def _sites(blank, in_define):
+    """(where, start, end) of each place BLANK gives a routine or handler:
+    the second argument of a registration call, the value of a .routine
+    store or initializer (routine: f, .routine = f); WHERE: the offset
+    that places its trampoline."""
+    for m in REGISTER.finditer(blank):
+        if not in_define[m.start()]:
+            spans = check.arg_spans(blank, m.end() - 1)
+            if len(spans) == 3:
+                yield (m.start(),) + spans[1]
+    for m in ROUTINE.finditer(blank):
+        if in_define[m.start()]:
+            continue
+        depth, i = 0, m.end()
+        while i < len(blank):
+            c = blank[i]
+            if c in '([':
+                depth += 1
+            elif c in ')]':
+                depth -= 1
+            elif depth <= 0 and c in ',;}':
+                break
+            i += 1
+        yield m.start(), m.end(), i
+
+
+def _params(h, blank, at, extra):
+    """The parameters of handler H as a declaration of it says (before AT
+    in BLANK, else anywhere in it, else in EXTRA: the headers of the run
+    the file includes); None if none does."""
+    rx = re.compile(r'\bvoid\s+%s\s*\(([^()]*)\)\s*[;{]' % re.escape(h))
+    d = rx.search(blank, 0, at) or rx.search(blank) or rx.search(extra)
+    return d.group(1) if d else None
+
+
+def add(text, blank_text, extra=''):
+    """TEXT (stage 1's output) with a trampoline for each handler or
+    routine cast where it is registered (BLANK_TEXT: wqport_tq.blank_text,
+    comments and literals blanked; EXTRA: the texts of the run's headers
+    the file includes, where a handler may be declared)."""
     blank = blank_text(text)
+    extra = blank_text(extra)
     directives = [(m.start(), m.end()) for m in DIRECTIVE.finditer(blank)]
     in_define = [False] * (len(text) + 1)
     for s, e in directives:
         if re.match(r'\s*#\s*define\b', blank[s:e]):
             in_define[s:e] = [True] * (e - s)
-    fn_types = {'work_func_t'} | set(check.FN_TYPEDEF.findall(blank))
+    fn_types = {'work_func_t'} | set(check.FN_TYPEDEF.findall(blank + extra))
     cast = r'(?:%s|\(\s*(?:%s)\s*\))' % (check.CAST.pattern,
                                          '|'.join(sorted(map(re.escape, fn_types))))
     arg = re.compile(r'\s*(?:%s\s*)+\(?\s*&?\s*(\w+)\s*\)?\s*$' % cast)
     words = set(re.findall(r'\w+', blank))
     tramps = {}         # handler -> (trampoline name, insertion offset, text)
     edits = []          # (start, end, replacement)
-    for m in REGISTER.finditer(blank):
-        if in_define[m.start()]:
-            continue
-        spans = check.arg_spans(blank, m.end() - 1)
-        if len(spans) != 3:
-            continue
-        s, e = spans[1]
+    for where, s, e in sorted(_sites(blank, in_define)):
         a = arg.match(blank[s:e])
         if not a:
             continue
         h = a.group(1)
         if h not in tramps:
-            d = re.search(r'\bvoid\s+%s\s*\(([^()]*)\)\s*[;{]' % re.escape(h), blank[:m.start()])
-            if not d or re.match(r'^\s*void\s*\*\s*\w*\s*$', d.group(1)):
+            params = _params(h, blank, where, extra)
+            if params is None or re.match(r'^\s*void\s*\*\s*\w*\s*$', params):
                 continue            # undeclared, or the cast changes nothing
-            call = _call(h, d.group(1), blank[:m.start()])
+            call = _call(h, params, blank[:where] + extra)
             if call is None:
                 continue
             name, n = h + '_work', 2
             while name in words:
                 name, n = f'{h}_work{n}', n + 1
             words.add(name)
-            at = _insertion(blank, m.start(), directives)
+            at = _insertion(blank, where, directives)
             tramps[h] = (name, at, f'static void {name}(void *data)\n{{\n\t{call}\n}}\n')
         lead = len(blank[s:e]) - len(blank[s:e].lstrip())
         trail = len(blank[s:e]) - len(blank[s:e].rstrip())
-        edits.append((s + lead, e - trail, tramps[h][0]))
+        edits.append((s + lead, e - trail, (' ' if not lead else '') + tramps[h][0]))
     by_place = {}
     for name, at, body in tramps.values():
         by_place.setdefault(at, []).append(body)
