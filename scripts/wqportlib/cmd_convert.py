@@ -1461,7 +1461,7 @@ def analyse_stage1(args, sources, scratch, by_path, progress=None):
         prepare(s, scratch, by_path, args.include_dir)
         if args.held_headers:
             s.env['WQPORT_HELD_HEADERS'] = '\n'.join(
-                f'{h}\t{", ".join(who)}' for h, who in sorted(args.held_headers.items()))
+                f'{h}\t{who}' for h, who in sorted(args.held_headers.items()))
     # spatch's parse of every file, a batch a process (parse_check reads it)
     in_batches(args.jobs, lambda b: wqport_tq.preparse([s.work for s in b]), sources,
                progress, 'parse')
@@ -1507,9 +1507,15 @@ def with_headers(args, sources):
                 shown = os.path.relpath(h.path)
                 sources.append(Source(h.path if shown.startswith('..') else shown, h.rel))
     args.headers = sorted(decided.values(), key=lambda h: h.path)
-    args.held_headers = {h.path: [os.path.relpath(f, h.tree) for f in h.outside]
-                         for h in args.headers if h.outside}
+    args.held_headers = {h.path: outside_shown(h) for h in args.headers if h.outside}
     return sources
+
+
+def outside_shown(h):
+    """The files outside the run that include header H, as a note or an
+    item names them: five, and how many more."""
+    shown = ', '.join(os.path.relpath(f, h.tree) for f in h.outside[:5])
+    return shown + (f' and {len(h.outside) - 5} more' if len(h.outside) > 5 else '')
 
 
 def headers_note(h):
@@ -1520,9 +1526,7 @@ def headers_note(h):
     if h.tree is None:
         return (f'wqport convert: --with-headers: {h.path} left as it is: no directory but / '
                 'holds it and the paths given, so its includers cannot be read')
-    shown = ', '.join(os.path.relpath(f, h.tree) for f in h.outside[:5])
-    more = f' and {len(h.outside) - 5} more' if len(h.outside) > 5 else ''
-    return (f'wqport convert: --with-headers: {h.path} left as it is: {shown}{more}, '
+    return (f'wqport convert: --with-headers: {h.path} left as it is: {outside_shown(h)}, '
             f'outside the run, include{"s" if len(h.outside) == 1 else ""} it too')
 
 

@@ -1152,16 +1152,17 @@ def task_header(path, name):
 def held_header(hfile):
     """What an item on a task of header HFILE adds when wqport convert
     --with-headers left that header out (WQPORT_HELD_HEADERS: one
-    "FILE<TAB>INCLUDER, ..." a line): the files outside the run that
-    include it; "" otherwise."""
+    "FILE<TAB>INCLUDER, ... [and N more]" a line): the files outside the
+    run that include it; "" otherwise."""
     if not hfile:
         return ""
     real = os.path.realpath(hfile)
     for line in os.environ.get("WQPORT_HELD_HEADERS", "").split("\n"):
         if line.split("\t")[0] == real and "\t" in line:
+            who = line.split("\t", 1)[1]
             return ("; --with-headers left the header as it is: %s, not in the run, "
                     "include%s it too (give them to the run)"
-                    % (line.split("\t", 1)[1], "s" if ", " not in line else ""))
+                    % (who, "" if ", " in who or who.endswith(" more") else "s"))
     return ""
 
 
