@@ -1499,6 +1499,7 @@ def with_headers(args, sources):
         run_paths = set(by_path) | set(new)
         taken = {s.rel for s in sources}
         skip = {os.path.realpath(args.out)} if args.out else set()
+        pulled = False
         for h in convert_headers.decide(new, run_paths, args.paths, args.include_dir, skip):
             decided[h.path] = h
             if h.pulled:
@@ -1506,6 +1507,9 @@ def with_headers(args, sources):
                 taken.add(h.rel)
                 shown = os.path.relpath(h.path)
                 sources.append(Source(h.path if shown.startswith('..') else shown, h.rel))
+                pulled = True
+        if not pulled:
+            break           # (the same run: the same findings again)
     args.headers = sorted(decided.values(), key=lambda h: h.path)
     args.held_headers = {h.path: outside_shown(h) for h in args.headers if h.outside}
     return sources
