@@ -61,14 +61,19 @@ def _call(name, params, before):
         f'{name}(({typ})(unsigned long)data);'
 
 
-def _insertion(blank, at, directives):
+def _depths(blank):
+    """depth[i]: the brace depth of BLANK before offset i (len + 1 of them)."""
+    depth = [0]
+    for c in blank:
+        depth.append(max(0, depth[-1] + (c == '{') - (c == '}')))
+    return depth
+
+
+def _insertion(blank, depth, at, directives):
     """The offset at which a top-level definition goes before the one
     around offset AT: after the line of the last top-level ';' or '}', or
     the last preprocessor directive (DIRECTIVES: their (start, end), with
-    their continuation lines), before it."""
-    depth = [0]             # depth[i]: the brace depth before offset i
-    for c in blank:
-        depth.append(max(0, depth[-1] + (c == '{') - (c == '}')))
+    their continuation lines), before it; DEPTH: _depths(BLANK)."""
     i = at
     while i > 0 and depth[i]:
         i -= 1
@@ -134,6 +139,7 @@ def add(text, blank_text, extra=''):
                                          '|'.join(sorted(map(re.escape, fn_types))))
     arg = re.compile(r'\s*(?:%s\s*)+\(?\s*&?\s*(\w+)\s*\)?\s*$' % cast)
     words = set(re.findall(r'\w+', blank))
+    depth = None        # (worked out for the first trampoline)
     tramps = {}         # handler -> (trampoline name, insertion offset, text)
     edits = []          # (start, end, replacement)
     for where, s, e in sorted(_sites(blank, in_define)):
@@ -152,7 +158,8 @@ def add(text, blank_text, extra=''):
             while name in words:
                 name, n = f'{h}_work{n}', n + 1
             words.add(name)
-            at = _insertion(blank, where, directives)
+            depth = depth or _depths(blank)
+            at = _insertion(blank, depth, where, directives)
             tramps[h] = (name, at, f'static void {name}(void *data)\n{{\n\t{call}\n}}\n')
         lead = len(blank[s:e]) - len(blank[s:e].lstrip())
         trail = len(blank[s:e]) - len(blank[s:e].rstrip())
