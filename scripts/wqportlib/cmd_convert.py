@@ -150,6 +150,7 @@ class Source:
         self.inc_dir = None       # scratch include directory for <...> headers
         self.env = {}             # what the stages' analyses must know
         self.kept = set()         # stage 1's tasks left on the 2.4 API
+        self.findings = []        # ... and its plan's findings (wqport_tq.Finding)
         self.shown = set()        # ... less the pointers to them, for the report
         self.whole = False        # ... all of them
         self.facts = {}           # stage 2's: which items are delayed
@@ -1490,7 +1491,7 @@ def with_headers(args, sources):
         wqport_tq.release(s.work for s in live)
         needed = {}
         for s in live:
-            for f in getattr(s, 'findings', ()):
+            for f in s.findings:
                 if f.header and os.path.realpath(f.header) not in by_path:
                     needed.setdefault(os.path.realpath(f.header), set()).add(s.path)
         new = {h: who for h, who in needed.items() if h not in decided}
