@@ -2098,9 +2098,50 @@ def _check_prepare_only(scan):
                  % (args[0].strip(), args[0].strip()), False)
 
 
+# a lock's plain forms and the _bh forms of bh_lock_edits()
+_PLAIN_LOCKS = {"spin_lock": "spin_unlock", "read_lock": "read_unlock",
+                "write_lock": "write_unlock"}
+
+
+def bh_locks(text):
+    """The names of the locks TEXT (blanked) takes with a _bh form, and "*"
+    when it disables bottom halves with local_bh_disable()."""
+    out = set()
+    for name in ("spin_lock_bh", "read_lock_bh", "write_lock_bh", "local_bh_disable"):
+        for off, args in _calls(text, name):
+            out.add(_last_name(args[0]) if args else "*")
+    return out
+
+
+def run_bh_locks():
+    """The names of the locks that other files of a wqport convert run
+    (those sharing declarations with this one) take with a _bh form
+    (WQPORT_BH_LOCKS, space-separated)."""
+    return set(os.environ.get("WQPORT_BH_LOCKS", "").split())
+
+
+def _lock_declared(texts, lk):
+    """Whether one of TEXTS declares the lock LK (a spinlock_t or rwlock_t
+    variable or field, not extern; DEFINE_SPINLOCK(), DEFINE_RWLOCK())."""
+    rx = re.compile(r"\b(?:spinlock_t|rwlock_t)\b[^;{}()]*?\b%s\b|\bDEFINE_(?:SPIN|RW)LOCK\s*"
+                    r"\(\s*%s\s*\)" % (re.escape(lk), re.escape(lk)))
+    for t in texts:
+        for m in rx.finditer(t):
+            head = t[max(t.rfind(c, 0, m.start()) for c in ";{}") + 1:m.start()]
+            if not re.search(r"\bextern\b", head):
+                return True
+    return False
+
+
 def _check_bh_locks(scan):
     """Routines that ran in bottom-half context and take a lock that process
-    context takes with spin_lock_bh(): as work items they would need _bh too."""
+    context takes with spin_lock_bh(): as work items they need _bh too.
+    Where the routine takes and releases the lock in its own body, and the
+    lock is this driver's (declared in the file or in its own headers, so
+    that its other takers are the driver's too), the routine's plain calls
+    become their _bh forms for the tasks that convert (a rewrite of mask();
+    in a 2.4 bottom half the _bh form is harmless too); anything else about
+    such a lock stays W014."""
     text, find, funcs, conv_q, targets = scan.text, scan.find, scan.funcs, scan.conv_q, scan.targets
     routines = {}
     for name in ("INIT_TQUEUE", "PREPARE_TQUEUE"):
@@ -2120,23 +2161,62 @@ def _check_bh_locks(scan):
     for off, args in _calls(text, "queue_task"):
         if len(args) == 2 and re.sub(r"^&\s*", "", args[1]).strip() in BH_QUEUES | conv_q:
             in_bh |= routines.get(_last_name(args[0]), set())
-    bh_locked = set()
-    for name in ("spin_lock_bh", "read_lock_bh", "write_lock_bh", "local_bh_disable"):
-        for off, args in _calls(text, name):
-            bh_locked.add(_last_name(args[0]) if args else "*")
+    bh_locked = bh_locks(text) | run_bh_locks()
+    if not bh_locked:
+        return
+    own = [text] + [_source(h)[1] for h in local_headers(scan.path) if _source(h)]
+
+    def taken(body):
+        """{lock: [(offset in body, call, args)]} of BODY's plain lock and
+        unlock calls of the locks process context takes with _bh."""
+        out = {}
+        for lock, unlock in _PLAIN_LOCKS.items():
+            for name in (lock, unlock, lock.replace("_lock", "_trylock")):
+                for off, args in _calls(body, name):
+                    lk = _last_name(args[0]) if args else "?"
+                    if lk in bh_locked or "*" in bh_locked:
+                        out.setdefault(lk, []).append((off, name, args))
+        return out
+
     for r in sorted(in_bh):
         if r not in funcs:
             continue
         s, e = funcs[r]
+        tasks = {t for t, rs in routines.items() if r in rs}
+        say = "wqport[W014]: %s() ran in bottom-half context and " % r
+
+        def keep(off, why):
+            find(s + off, say + why + ", while process context takes it with _bh; as a work "
+                 "item it would race with bottom halves: convert by hand", True, tasks or {ALL})
         body = text[s:e]
-        for name in ("spin_lock", "read_lock", "write_lock"):
-            for off, args in _calls(body, name):
-                lk = _last_name(args[0]) if args else "?"
-                if lk in bh_locked or "*" in bh_locked:
-                    find(s + off, "wqport[W014]: %s() ran in bottom-half context and takes %s with "
-                         "%s(), while process context takes it with _bh; as a work item it "
-                         "would race with bottom halves: convert by hand" % (r, lk, name), True,
-                         {t for t, rs in routines.items() if r in rs} or {ALL})
+        for lk, calls in sorted(taken(body).items()):
+            names = [c[1] for c in calls]
+            locks = [c for c in calls if not c[1].endswith("_unlock")]
+            if not locks:
+                continue                # released only: taken elsewhere, seen there
+            lock = locks[0][1]
+            if lock.endswith("_trylock"):
+                keep(locks[0][0], "tries %s with %s()" % (lk, lock))
+            elif names.count(lock) != names.count(_PLAIN_LOCKS[lock]) or len(set(names)) != 2:
+                keep(locks[0][0], "takes %s with %s() and releases it elsewhere" % (lk, lock))
+            elif any(scan.in_define[s + off] for off, _, _ in calls):
+                keep(locks[0][0], "takes %s with %s() in a macro" % (lk, lock))
+            elif not _lock_declared(own, lk):
+                keep(locks[0][0], "takes %s with %s(), a lock declared outside this driver "
+                     "(other code may take it)" % (lk, lock))
+            else:
+                for off, name, _ in calls:
+                    scan.rewrites.append(dict(start=s + off, end=s + off + len(name),
+                                              text=name + "_bh", at=s + off,
+                                              nodes=tasks or None))
+        # what it calls of this file: a plain lock there is out of reach
+        for fn in sorted(set(re.findall(r"\b([A-Za-z_]\w*)\s*\(", body)) & set(funcs) - {r}):
+            fs, fe = funcs[fn]
+            for lk, calls in sorted(taken(text[fs:fe]).items()):
+                lock = [c[1] for c in calls if c[1] in _PLAIN_LOCKS]
+                if lock:
+                    off = re.search(r"\b%s\s*\(" % fn, body).start()
+                    keep(off, "calls %s(), which takes %s with %s()" % (fn, lk, lock[0]))
 
 
 def _check_handed_out(scan):
@@ -2717,6 +2797,10 @@ def _rewrites(path, p):
         return []
     out = []
     for rw in _cache.get(("rewrites", path), []):
+        if rw.get("nodes"):             # for what any of these tasks needs
+            if not rw["nodes"] <= p["kept"]:
+                out.append((rw["start"], rw["end"], rw["text"]))
+            continue
         nodes = {rw["node"]} if rw.get("node") else g["nodes"][_span_at(g, rw["at"])]
         if not (nodes & p["kept"]):
             out.append((rw["start"], rw["end"], rw["text"]))

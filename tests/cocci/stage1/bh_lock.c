@@ -1,5 +1,7 @@
 /* The routine ran in bottom-half context and takes a lock that process
- * context takes with spin_lock_bh(): as a work item it would need _bh. */
+ * context takes with spin_lock_bh(): as a work item it needs _bh too.  The
+ * lock is the driver's (a field of its own structure): the routine's plain
+ * calls become their _bh forms, and the task converts. */
 #include <linux/spinlock.h>
 #include <linux/tqueue.h>
 
