@@ -717,12 +717,16 @@ def plan_stage1(sources):
     tq_struct in the header they share), and a helper that takes a task in
     every file of the run that declares or defines it, with an item naming
     the file that keeps it; what the files of a group store as a task's
-    data is shared the same way.  Sets src.env (WQPORT_TASKS, WQPORT_DATA, WQPORT_KEEP),
-    src.kept."""
+    data is shared the same way, and the locks they take with a _bh form
+    (a routine that ran in a bottom half takes them with _bh as a work
+    item).  Sets src.env (WQPORT_TASKS, WQPORT_DATA, WQPORT_KEEP,
+    WQPORT_BH_LOCKS), src.kept."""
     groups = components(sources)
     scope = {}
     for group in groups:
         sc = Scope(group)
+        locks = {id(s): wqport_tq.bh_locks(wqport_tq.blank_text(s.text_now())) - {'*'}
+                 for s in group}
         # the data each task's stores give: a routine stored in one file
         # gets the data another stores
         facts = {}
@@ -730,6 +734,8 @@ def plan_stage1(sources):
             scope[id(s)] = (sc, group)
             s.env['WQPORT_TASKS'] = ' '.join(sorted(sc.names(s)))
             s.env['WQPORT_ALIASES'] = ' '.join(sorted(sc.aliases))
+            s.env['WQPORT_BH_LOCKS'] = ' '.join(sorted(set().union(
+                *(locks[id(t)] for t in group if t is not s))))
             env = dict(s.env, WQPORT_APPLY_STAGE='1')
             facts[id(s)] = _with_env(env, wqport_tq.data_facts, s.work)
             wqport_tq.forget(s.work)
