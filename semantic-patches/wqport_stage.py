@@ -43,7 +43,12 @@ stage works on:
                     or a patch reads any (stage 1: their parse, in one
                     spatch process, left in $WQPORT_PARSE_LOGS for the
                     patches' Python);
-  forget(path):     the stage is done with the copy.
+  forget(path):     the stage is done with the copy;
+  report(path, names) -> [(line, reason)]: in report mode (the whole stage),
+                    the items the patches NAMES (those that run on the
+                    file) would report, without a spatch run: a stage whose
+                    report is its hooks' analysis (stage 1: 00-needs-human
+                    prints wqport_tq's) saves the process.
 The hooks read the run's facts (WQPORT_TASKS, ...) from os.environ: Stage
 sets the run's environment for them under a lock (with_env()).
 
@@ -325,11 +330,17 @@ class Stage:
                 os.path.join(tmp, 'parse-logs')
             self._hook('prepare', run.env, [c[0] for c in copies])
             jobs = [run.start(path, *copy) for path, copy in zip(readable, copies)]
+            if mode == 'report' and not only and getattr(self.hooks, 'report', None):
+                for job in jobs:
+                    run.report(job)
+                jobs_run = []
+            else:
+                jobs_run = jobs
             # The files that need patches with the same arguments share
             # runs: each gets the patches any of them needs (a patch a
             # file does not need has nothing to do there).
             batches = {}
-            for job in jobs:
+            for job in jobs_run:
                 if job.patches:
                     key = id(job) if mode in ('context', 'org') else tuple(job.args)
                     batches.setdefault(key, []).append(job)
@@ -400,6 +411,14 @@ class _Run:
         env = dict(self.spenv, **(extra or {}))
         return [p for p in self.patches if mode in p.modes and p.name not in skip
                 and p.needed(text, env)]
+
+    def report(self, job):
+        """The stage's report on JOB's file from its hooks' report(), in
+        this process: the lines a spatch run of the patches would print."""
+        if job.patches:
+            lines = self.stage._hook('report', self.env_of(job.path), job.file,
+                                     [p.name for p in job.patches], default=[])
+            job.out = [f'{job.file}:{n}:0-0: {reason}\n' for n, reason in lines]
 
     def copy(self, path, tmp):
         """(what spatch reads for PATH, whether it is transcoded): in patch
