@@ -1864,8 +1864,9 @@ def _check_queue_task(scan):
         elif q in private:
             find(off, private[q], True)
         else:
-            find(off, "wqport[W009]: queue_task() onto %s, a private or unknown task queue (run by "
-                 "the driver's own bottom half?); convert each task to a work item by hand" % q, True)
+            find(off, "wqport[W009]: queue_task() of %s onto %s, a private or unknown task queue "
+                 "(run by the driver's own bottom half?); convert each task to a work item by hand"
+                 % (args[0].strip(), q), True)
 
     # wrappers: #define M(t, q) queue_task(t, q), a queue given by the caller
     for name, ti, qi in queue_wrappers(scan.path, text):
