@@ -45,6 +45,7 @@ sys.path[:0] = [os.path.join(paths.TOP, 'semantic-patches'),
                 os.path.join(paths.TOP, 'semantic-patches', 'stage1')]
 import wqport_stage  # noqa: E402
 import wqport_tq  # noqa: E402
+import wqport_versions  # noqa: E402
 
 STAGES = {'2.6': ['stage1'], 'modern': ['stage1', 'stage2']}
 LOCAL_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
@@ -595,7 +596,8 @@ def parse_check(src, strict):
     # branches no kernel from 2.6.0 up compiles (#if LINUX_VERSION_CODE <
     # 0x02032b: 2.2 compatibility; a branch for 2.4 beside one for 2.6),
     # which stage 1 hides from its patches
-    dead = [(b['first'], b['last']) for b in wqport_tq.dead_branches(src.text, wqport_tq.FLOOR_STAGE1)
+    dead = [(b['first'], b['last'])
+            for b in wqport_versions.dead_branches(src.text, wqport_versions.FLOOR_STAGE1)
             if b['hideable'] and b['kind'] != 'if0']
     old = [r for r in regions if any(a <= r[0] and r[1] <= b for a, b in dead)]
     regions = [r for r in regions if r not in old]
@@ -665,7 +667,7 @@ def declared(src, work=False, aliases=()):
             text = wqport_tq.blank_text(f.read())
     else:
         # (a task declared in a branch no 2.6 kernel compiles is none)
-        text = wqport_tq.blank_dead(wqport_tq.blank_text(src.text), wqport_tq.FLOOR_STAGE1)
+        text = wqport_versions.blank_dead(wqport_tq.blank_text(src.text), wqport_versions.FLOOR_STAGE1)
     if not work:
         return wqport_tq.task_names(text, aliases)
     out = set(re.findall(r'\b(?:DECLARE_WORK|DECLARE_DELAYED_WORK)\s*\(\s*(\w+)', text))
@@ -692,8 +694,8 @@ class Scope:
             self.scope[id(b)] = sc
         # the aliases of struct tq_struct any file of the group defines
         self.aliases = set() if work else set().union(*(
-            wqport_tq.tq_aliases(wqport_tq.blank_dead(wqport_tq.blank_text(s.text),
-                                                      wqport_tq.FLOOR_STAGE1))
+            wqport_tq.tq_aliases(wqport_versions.blank_dead(wqport_tq.blank_text(s.text),
+                                                            wqport_versions.FLOOR_STAGE1))
             for s in group))
         self.decls = {id(s): declared(s, work, self.aliases) for s in group}
         self.headers = {id(s) for s in group if s.path.endswith('.h')}

@@ -10,6 +10,7 @@ from . import paths
 
 sys.path.insert(0, os.path.join(paths.TOP, 'semantic-patches', 'stage1'))
 import wqport_tq  # noqa: E402
+import wqport_versions  # noqa: E402
 
 # What must not be left in a file the stages converted: stage 1's input API
 # (after stage 1), the 2.6.0-2.6.19 forms that 6.1 lacks (after stage 2).
@@ -77,8 +78,8 @@ def live_text(text, stages):
     literals blanked (a message that names schedule_task() is no call), and
     #if 0 or branches of older kernels than the stages' output blanked
     (stage 1: before 2.6.0; stage 2: before 2.6.20)."""
-    floor = wqport_tq.FLOOR_STAGE2 if 'stage2' in stages else wqport_tq.FLOOR_STAGE1
-    return wqport_tq.blank_dead(wqport_tq.blank_text(text), floor)
+    floor = wqport_versions.FLOOR_STAGE2 if 'stage2' in stages else wqport_versions.FLOOR_STAGE1
+    return wqport_versions.blank_dead(wqport_tq.blank_text(text), floor)
 
 
 def _statement(text, off):
