@@ -667,7 +667,8 @@ def declared(src, work=False, aliases=()):
             text = wqport_tq.blank_text(f.read())
     else:
         # (a task declared in a branch no 2.6 kernel compiles is none)
-        text = wqport_versions.blank_dead(wqport_tq.blank_text(src.text), wqport_versions.FLOOR_STAGE1)
+        text = wqport_versions.blank_dead(wqport_tq.blank_text(src.text),
+                                          wqport_versions.FLOOR_STAGE1)
     if not work:
         return wqport_tq.task_names(text, aliases)
     out = set(re.findall(r'\b(?:DECLARE_WORK|DECLARE_DELAYED_WORK)\s*\(\s*(\w+)', text))
