@@ -728,8 +728,8 @@ def plan_stage1(sources):
     scope = {}
     for group in groups:
         sc = Scope(group)
-        locks = {id(s): wqport_tq.bh_locks(wqport_tq.blank_text(s.text_now())) - {'*'}
-                 for s in group}
+        # (read as the analyses below read the work copy: once, cached)
+        locks = {id(s): wqport_tq.bh_locks(s.work) - {'*'} for s in group}
         # the data each task's stores give: a routine stored in one file
         # gets the data another stores
         facts = {}

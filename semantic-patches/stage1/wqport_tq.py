@@ -2113,12 +2113,14 @@ _PLAIN_LOCKS = {"spin_lock": "spin_unlock", "read_lock": "read_unlock",
                 "write_lock": "write_unlock"}
 
 
-def bh_locks(text):
-    """The names of the locks TEXT (blanked) takes with a _bh form, and "*"
-    when it disables bottom halves with local_bh_disable()."""
+def bh_locks(path):
+    """The names of the locks path takes with a _bh form, and "*" when it
+    disables bottom halves with local_bh_disable() (its text as every
+    analysis here reads it: _source())."""
+    src = _source(path)
     out = set()
     for name in ("spin_lock_bh", "read_lock_bh", "write_lock_bh", "local_bh_disable"):
-        for off, args in _calls(text, name):
+        for off, args in _calls(src[1] if src else "", name):
             out.add(_last_name(args[0]) if args else "*")
     return out
 
@@ -2171,7 +2173,7 @@ def _check_bh_locks(scan):
     for off, args in _calls(text, "queue_task"):
         if len(args) == 2 and re.sub(r"^&\s*", "", args[1]).strip() in BH_QUEUES | conv_q:
             in_bh |= routines.get(_last_name(args[0]), set())
-    bh_locked = bh_locks(text) | run_bh_locks()
+    bh_locked = bh_locks(scan.path) | run_bh_locks()
     if not (bh_locked and in_bh):
         return
     own = [text] + [_source(h)[1] for h in local_headers(scan.path) if _source(h)]
